@@ -1,0 +1,4 @@
+import type { CliCommand } from "../context.ts";
+
+/** Every CLI command, in the order `animgraph --help` lists them (one file per command beside this one). */
+export const COMMANDS: readonly CliCommand[] = [];

@@ -1,0 +1,58 @@
+/** How serious a finding is. `error` makes an input unusable or a graph wrong; `warning` is suspicious. */
+export type Severity = "error" | "warning" | "info";
+
+/**
+ * One problem found in user data, as data: never thrown, always collected, so a tool can report every
+ * problem at once. `pointer` is an RFC 6901 JSON pointer into `file` ("" is the whole document).
+ */
+export interface Diagnostic {
+  /** Stable code, listed in docs/error-codes.md (e.g. `E_UNKNOWN_STATE`). */
+  readonly code: string;
+  readonly severity: Severity;
+  /** The file as the user named it (or a label such as `<input>`). */
+  readonly file: string;
+  /** JSON pointer of the offending value, or an item path such as `animations[1].channels[3]`. */
+  readonly pointer: string;
+  readonly message: string;
+  /** 1-based line of the offending value, when the source text is known. */
+  readonly line?: number;
+  /** 1-based column (in UTF-16 units) of the offending value, when the source text is known. */
+  readonly column?: number;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Orders diagnostics by file, then position in the source, then pointer and code: a stable report. */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  const la = a.line ?? Number.MAX_SAFE_INTEGER;
+  const lb = b.line ?? Number.MAX_SAFE_INTEGER;
+  if (la !== lb) return la - lb;
+  const ca = a.column ?? 0;
+  const cb = b.column ?? 0;
+  if (ca !== cb) return ca - cb;
+  if (a.pointer !== b.pointer) return a.pointer < b.pointer ? -1 : 1;
+  if (a.severity !== b.severity) return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
+  return a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
+}
+
+/** `file: pointer: message [CODE]`, the one-line form every command prints (pointer omitted when ""). */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.pointer === "" ? "" : `${d.pointer}: `;
+  const level = d.severity === "error" ? "" : `${d.severity}: `;
+  return `${d.file}: ${where}${level}${d.message} [${d.code}]`;
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === "error");
+}
+
+/** Escapes one JSON pointer token (RFC 6901: `~` → `~0`, `/` → `~1`). */
+export function pointerToken(token: string | number): string {
+  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Joins a parent pointer and a token. */
+export function childPointer(parent: string, token: string | number): string {
+  return `${parent}/${pointerToken(token)}`;
+}

@@ -1,0 +1,90 @@
+/**
+ * A parsed JSON value that remembers where it came from: its JSON pointer and its offset in the source
+ * text. Objects keep their members in a Map (never a plain object), so keys such as `__proto__` are data.
+ * Numbers keep their source text, so integers far beyond 2^53 stay exact (`bigint`).
+ */
+export type JsonNode =
+  | JsonObjectNode
+  | JsonArrayNode
+  | JsonStringNode
+  | JsonNumberNode
+  | JsonBooleanNode
+  | JsonNullNode;
+
+interface JsonNodeBase {
+  /** RFC 6901 pointer from the document root ("" for the root). */
+  readonly pointer: string;
+  /** Offset of the value's first character in the source text (UTF-16 units). */
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface JsonObjectNode extends JsonNodeBase {
+  readonly kind: "object";
+  /** Members in source order; on a duplicate key the last one wins (as in Python and JSON.parse). */
+  readonly members: ReadonlyMap<string, JsonNode>;
+}
+
+export interface JsonArrayNode extends JsonNodeBase {
+  readonly kind: "array";
+  readonly items: readonly JsonNode[];
+}
+
+export interface JsonStringNode extends JsonNodeBase {
+  readonly kind: "string";
+  readonly value: string;
+}
+
+export interface JsonNumberNode extends JsonNodeBase {
+  readonly kind: "number";
+  /** The nearest double. */
+  readonly value: number;
+  /** The literal as written in the source. */
+  readonly raw: string;
+  /** The exact value when the literal is an integer (no fraction, no exponent), as Python reads it. */
+  readonly integer: bigint | undefined;
+}
+
+export interface JsonBooleanNode extends JsonNodeBase {
+  readonly kind: "boolean";
+  readonly value: boolean;
+}
+
+export interface JsonNullNode extends JsonNodeBase {
+  readonly kind: "null";
+}
+
+/** A word for the node's type, for messages ("expected a string, found an array"). */
+export function describeKind(node: JsonNode): string {
+  switch (node.kind) {
+    case "object":
+      return "an object";
+    case "array":
+      return "an array";
+    case "string":
+      return "a string";
+    case "number":
+      return node.integer !== undefined ? "an integer" : "a number";
+    case "boolean":
+      return "a boolean";
+    case "null":
+      return "null";
+  }
+}
+
+/** The plain JavaScript value of a node; objects become null-prototype objects (safe for any key). */
+export function toPlainValue(node: JsonNode): unknown {
+  switch (node.kind) {
+    case "object": {
+      const out = Object.create(null) as Record<string, unknown>;
+      for (const [k, v] of node.members) out[k] = toPlainValue(v);
+      return out;
+    }
+    case "array":
+      return node.items.map(toPlainValue);
+    case "null":
+      return null;
+    default:
+      return node.value;
+  }
+}

@@ -1,0 +1,190 @@
+import { readFileSync, statSync } from "node:fs";
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import type { JsonNode } from "./json-node.ts";
+import { SourceText } from "./source-text.ts";
+
+/** Limits applied to untrusted JSON before it is parsed. */
+export interface JsonLimits {
+  /** Largest file accepted, in bytes. Default 16 MiB. */
+  readonly maxBytes?: number;
+  /** Deepest nesting of arrays and objects accepted. Default 64. */
+  readonly maxDepth?: number;
+}
+
+export const DEFAULT_JSON_LIMITS = { maxBytes: 16 * 1024 * 1024, maxDepth: 64 } as const;
+
+/** A JSON file read for validation: its text, its tree (when it parsed) and the problems found. */
+export interface JsonDocument {
+  readonly file: string;
+  readonly text: string;
+  /** The root value; undefined when the text is not usable JSON (see `diagnostics`). */
+  readonly root: JsonNode | undefined;
+  readonly diagnostics: Diagnostic[];
+  readonly source: SourceText;
+}
+
+/** Builds a diagnostic located at a node (or an offset) of a document. */
+export function diagnosticAt(
+  doc: { file: string; source: SourceText },
+  at: { pointer: string; offset: number } | undefined,
+  code: string,
+  message: string,
+  severity: Diagnostic["severity"] = "error",
+): Diagnostic {
+  if (!at) return { code, severity, file: doc.file, pointer: "", message };
+  const { line, column } = doc.source.position(at.offset);
+  return { code, severity, file: doc.file, pointer: at.pointer, message, line, column };
+}
+
+/** Deepest nesting outside strings, found without recursion (a guard before the recursive parser). */
+function nestingDepth(text: string): { depth: number; offset: number } {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      depth++;
+      if (depth > DEPTH_SCAN_CAP) return { depth, offset: i };
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return { depth: 0, offset: 0 };
+}
+const DEPTH_SCAN_CAP = 10_000;
+
+/**
+ * Parses strict JSON (no comments, no trailing commas) into a positioned tree. Never throws: every
+ * problem is a diagnostic (`E_JSON_SYNTAX`, `E_JSON_TOO_DEEP`, `E_DUPLICATE_KEY`, `E_BAD_UNICODE`).
+ */
+export function parseJsonText(text: string, file: string, limits: JsonLimits = {}): JsonDocument {
+  const maxDepth = limits.maxDepth ?? DEFAULT_JSON_LIMITS.maxDepth;
+  const source = new SourceText(text);
+  const diagnostics: Diagnostic[] = [];
+  const doc: JsonDocument = { file, text, root: undefined, diagnostics, source };
+
+  if (nestingDepth(text).depth > DEPTH_SCAN_CAP) {
+    diagnostics.push(diagnosticAt(doc, undefined, "E_JSON_TOO_DEEP", `nesting deeper than ${maxDepth} levels`));
+    return doc;
+  }
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  if (errors.length > 0 || !tree) {
+    for (const e of errors.slice(0, 10)) {
+      const { line, column } = source.position(e.offset);
+      diagnostics.push({
+        code: "E_JSON_SYNTAX",
+        severity: "error",
+        file,
+        pointer: "",
+        message: `not valid JSON at line ${line}, column ${column}: ${describeParseError(printParseErrorCode(e.error))}`,
+        line,
+        column,
+      });
+    }
+    if (diagnostics.length === 0) diagnostics.push(diagnosticAt(doc, undefined, "E_JSON_SYNTAX", "not valid JSON: empty"));
+    return doc;
+  }
+  const root = convert(tree, "", 0, maxDepth, doc);
+  return { ...doc, root };
+}
+
+function describeParseError(code: string): string {
+  // printParseErrorCode gives names such as "CommaExpected"; make them read as words.
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+function checkString(value: string, at: { pointer: string; offset: number }, doc: JsonDocument): void {
+  if (!value.isWellFormed()) {
+    doc.diagnostics.push(diagnosticAt(doc, at, "E_BAD_UNICODE", "string contains an unpaired surrogate (not valid Unicode text)"));
+  }
+}
+
+function convert(node: Node, pointer: string, depth: number, maxDepth: number, doc: JsonDocument): JsonNode {
+  const base = { pointer, offset: node.offset, length: node.length };
+  if ((node.type === "object" || node.type === "array") && depth >= maxDepth) {
+    doc.diagnostics.push(diagnosticAt(doc, base, "E_JSON_TOO_DEEP", `nesting deeper than ${maxDepth} levels`));
+    return { ...base, kind: "null" };
+  }
+  switch (node.type) {
+    case "object": {
+      const members = new Map<string, JsonNode>();
+      for (const prop of node.children ?? []) {
+        const [keyNode, valueNode] = prop.children ?? [];
+        if (!keyNode || !valueNode) continue;
+        const key = String(keyNode.value);
+        const at = { pointer: childPointer(pointer, key), offset: keyNode.offset };
+        checkString(key, at, doc);
+        if (members.has(key)) {
+          doc.diagnostics.push(diagnosticAt(doc, at, "E_DUPLICATE_KEY", `key "${key}" appears more than once`));
+        }
+        members.set(key, convert(valueNode, at.pointer, depth + 1, maxDepth, doc));
+      }
+      return { ...base, kind: "object", members };
+    }
+    case "array":
+      return {
+        ...base,
+        kind: "array",
+        items: (node.children ?? []).map((c, i) => convert(c, childPointer(pointer, i), depth + 1, maxDepth, doc)),
+      };
+    case "string": {
+      const value = String(node.value);
+      checkString(value, base, doc);
+      return { ...base, kind: "string", value };
+    }
+    case "number": {
+      const raw = doc.text.slice(node.offset, node.offset + node.length);
+      const integer = /^-?\d+$/.test(raw) ? BigInt(raw) : undefined;
+      return { ...base, kind: "number", value: Number(raw), raw, integer };
+    }
+    case "boolean":
+      return { ...base, kind: "boolean", value: node.value === true };
+    default:
+      return { ...base, kind: "null" };
+  }
+}
+
+/**
+ * Reads and parses a JSON file. A missing or unreadable file, one over the size limit, or one that is
+ * not UTF-8 gives a diagnostic (`E_FILE_NOT_FOUND`, `E_FILE_READ`, `E_FILE_TOO_LARGE`, `E_NOT_UTF8`).
+ * `label` is the name used in diagnostics (default: the path as given).
+ */
+export function readJsonFile(path: string, limits: JsonLimits = {}, label: string = path): JsonDocument {
+  const maxBytes = limits.maxBytes ?? DEFAULT_JSON_LIMITS.maxBytes;
+  const empty = (code: string, message: string): JsonDocument => ({
+    file: label,
+    text: "",
+    root: undefined,
+    source: new SourceText(""),
+    diagnostics: [{ code, severity: "error", file: label, pointer: "", message }],
+  });
+  let bytes: Buffer;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) return empty("E_FILE_READ", "is a directory, not a file");
+    if (st.size > maxBytes) return empty("E_FILE_TOO_LARGE", `file is ${st.size} bytes; the limit is ${maxBytes}`);
+    bytes = readFileSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return empty("E_FILE_NOT_FOUND", "no such file");
+    return empty("E_FILE_READ", `cannot read the file (${code ?? "unknown error"})`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return empty("E_NOT_UTF8", "the file is not UTF-8 text");
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    const doc = parseJsonText(text.slice(1), label, limits);
+    doc.diagnostics.unshift({
+      code: "W_BOM", severity: "warning", file: label, pointer: "", message: "the file starts with a byte-order mark; it was ignored",
+    });
+    return doc;
+  }
+  return parseJsonText(text, label, limits);
+}

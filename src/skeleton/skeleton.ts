@@ -1,0 +1,83 @@
+import { createPose, type Pose } from "../pose/pose.ts";
+
+/**
+ * An immutable joint hierarchy: names, parents (parent-before-child order, -1 for a root), the rest
+ * (bind-time local) pose and the inverse bind matrices. Shared by every character that uses it.
+ */
+export interface Skeleton {
+  readonly jointCount: number;
+  /** Joint names, unique (glTF node names; generated `#<node>` names for unnamed nodes). */
+  readonly names: readonly string[];
+  /** Parent joint index per joint, always smaller than the joint's own index; -1 for a root. */
+  readonly parents: Int16Array;
+  /** The local rest pose (glTF node TRS at load time). */
+  readonly rest: Pose;
+  /** Inverse bind matrices, 16 floats per joint, column-major (glTF); identity when a skin gives none. */
+  readonly inverseBind: Float32Array;
+  /** Name → joint index. */
+  readonly indexOf: ReadonlyMap<string, number>;
+  /**
+   * Where each joint came from in its source file (glTF node index, BVH joint order); -1 when built
+   * programmatically. Lets loaders and exporters map back.
+   */
+  readonly sourceIndex: Int32Array;
+}
+
+export interface SkeletonInit {
+  readonly names: readonly string[];
+  readonly parents: ArrayLike<number>;
+  /** Rest pose; identity transforms when omitted. */
+  readonly rest?: Pose;
+  /** 16 floats per joint, column-major; identity when omitted. */
+  readonly inverseBind?: Float32Array;
+  readonly sourceIndex?: ArrayLike<number>;
+}
+
+/**
+ * Builds a skeleton. Throws (a programmer error, not user data) when names repeat, a parent is not
+ * before its child, or array lengths disagree; loaders validate user files before calling this.
+ */
+export function createSkeleton(init: SkeletonInit): Skeleton {
+  const jointCount = init.names.length;
+  if (jointCount > 0x7fff) throw new RangeError(`too many joints (${jointCount}); the limit is 32767`);
+  if (init.parents.length !== jointCount) throw new RangeError("parents and names differ in length");
+  const indexOf = new Map<string, number>();
+  const parents = new Int16Array(jointCount);
+  for (let j = 0; j < jointCount; j++) {
+    const name = init.names[j]!;
+    if (indexOf.has(name)) throw new RangeError(`joint name "${name}" is used twice`);
+    indexOf.set(name, j);
+    const p = init.parents[j]!;
+    if (!(p === -1 || (Number.isInteger(p) && p >= 0 && p < j))) {
+      throw new RangeError(`joint ${j} ("${name}") has parent ${p}; parents must come before children`);
+    }
+    parents[j] = p;
+  }
+  const rest = init.rest ?? createPose(jointCount);
+  if (rest.jointCount !== jointCount) throw new RangeError("rest pose and names differ in joint count");
+  let inverseBind = init.inverseBind;
+  if (!inverseBind) {
+    inverseBind = new Float32Array(16 * jointCount);
+    for (let j = 0; j < jointCount; j++) {
+      inverseBind[16 * j] = inverseBind[16 * j + 5] = inverseBind[16 * j + 10] = inverseBind[16 * j + 15] = 1;
+    }
+  }
+  if (inverseBind.length !== 16 * jointCount) throw new RangeError("inverseBind must hold 16 floats per joint");
+  const sourceIndex = new Int32Array(jointCount).fill(-1);
+  if (init.sourceIndex) sourceIndex.set(Array.from(init.sourceIndex));
+  return Object.freeze({ jointCount, names: Object.freeze([...init.names]), parents, rest, inverseBind, indexOf, sourceIndex });
+}
+
+/** Joint indices of `root` and all its descendants (for bone masks: upper body, one arm, …). */
+export function descendantsOf(skeleton: Skeleton, root: number): number[] {
+  const inSubtree = new Uint8Array(skeleton.jointCount);
+  const out: number[] = [];
+  for (let j = 0; j < skeleton.jointCount; j++) {
+    const p = skeleton.parents[j]!;
+    if (j === root || (p >= 0 && inSubtree[p])) {
+      inSubtree[j] = 1;
+      out.push(j);
+    }
+  }
+  return out;
+}
