@@ -12,3 +12,11 @@ export type { Skeleton, SkeletonInit } from "./skeleton/skeleton.ts";
 export { createSkeleton, descendantsOf } from "./skeleton/skeleton.ts";
 export type { Clip, ClipInit, JointTrack, FloatTrack, Interpolation, TrackPath, LoopMode } from "./clip/clip.ts";
 export { createClip } from "./clip/clip.ts";
+
+export type { BlendCheckSpec, BlendSpaceSpec, BlendAxis, BlendSample, BlendQuery, TransitionBudget, TransitionSpec } from "./blend-check/index.ts";
+export type { BlendCheckReport, BlendCheckResult, BlendSpecValidation, PermilleAxis, PermilleSample, PyJsonValue } from "./blend-check/index.ts";
+export {
+  floorDiv, axisPermille, bilinearPermille, compareCodePoints, sortedByCodePoint, digest16, dumpPythonJson,
+  validateBlendSpec, analyzeBlendSpec, blendSpecFindings, formatBlendSummary, formatBlendReportJson,
+  blendCheckFile, blendCheckText, blendCheckDocument,
+} from "./blend-check/index.ts";

@@ -1,0 +1,10 @@
+export type { BlendCheckSpec, BlendSpaceSpec, BlendAxis, BlendSample, BlendQuery, TransitionBudget, TransitionSpec } from "./blend-spec.ts";
+export { floorDiv, axisPermille, bilinearPermille, type PermilleAxis, type PermilleSample } from "./bilinear-permille.ts";
+export { compareCodePoints, sortedByCodePoint } from "./code-point-order.ts";
+export { digest16 } from "./digest16.ts";
+export { dumpPythonJson, pythonJsonString, type PyJsonValue } from "./python-json-dump.ts";
+export { validateBlendSpec, nodeAtPointer, type BlendSpecValidation } from "./validate-blend-spec.ts";
+export { analyzeBlendSpec, samplesOnCorners, insideAxes, type BlendCheckReport } from "./analyze-blend-spec.ts";
+export { blendSpecFindings } from "./blend-spec-findings.ts";
+export { formatBlendSummary, formatBlendReportJson } from "./format-report.ts";
+export { blendCheckFile, blendCheckText, blendCheckDocument, type BlendCheckResult } from "./blend-check-file.ts";

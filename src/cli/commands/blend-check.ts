@@ -1,0 +1,59 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { ExitCode } from "../../diagnostics/exit-codes.ts";
+import { blendCheckFile } from "../../blend-check/blend-check-file.ts";
+import { formatBlendReportJson, formatBlendSummary } from "../../blend-check/format-report.ts";
+import { writeFileAtomic } from "../../fs/atomic-write.ts";
+import type { CliCommand, CliContext } from "../context.ts";
+
+interface BlendCheckOptions {
+  json?: boolean;
+  out?: string;
+  exitZero?: boolean;
+}
+
+/**
+ * `animgraph blend-check SPEC [--json] [--out FILE] [--exit-zero]`: checks a blend space and transition
+ * spec and prints the summary (or the JSON report) the Python reference prints; see docs/blend-check.md.
+ */
+export const blendCheckCommand: CliCommand = {
+  register(program: Command, ctx: CliContext) {
+    program
+      .command("blend-check")
+      .description("Check a 2D blend space and its transitions; print integer per-mille weights and digests")
+      .argument("<spec>", "blend-check spec (JSON)")
+      .option("--json", "print the report as JSON instead of the summary")
+      .option("--out <file>", "also write the report (JSON) to this file, atomically")
+      .option("--exit-zero", "exit 0 even when there are findings (unusable input still exits 2)")
+      .action((spec: string, options: BlendCheckOptions) => run(ctx, spec, options));
+  },
+};
+
+function run(ctx: CliContext, specPath: string, options: BlendCheckOptions): void {
+  const { io } = ctx;
+  const result = blendCheckFile(resolve(io.cwd, specPath), specPath);
+  ctx.printDiagnostics(result.diagnostics);
+  const report = result.report;
+  if (!report) {
+    ctx.exitCode = ExitCode.Unusable;
+    return;
+  }
+  const json = formatBlendReportJson(report);
+  if (options.out !== undefined) {
+    try {
+      writeFileAtomic(resolve(io.cwd, options.out), json);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+      io.stderr(`${options.out}: cannot write the report (${code}) [E_FILE_WRITE]\n`);
+      ctx.exitCode = ExitCode.Unusable;
+      return;
+    }
+  }
+  if (options.json) io.stdout(json);
+  else {
+    const lines = formatBlendSummary(report);
+    if (options.out !== undefined) lines.push(`wrote ${options.out}`);
+    io.stdout(`${lines.join("\n")}\n`);
+  }
+  ctx.exitCode = options.exitZero ? ExitCode.Clean : result.exitCode;
+}
