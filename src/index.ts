@@ -20,3 +20,87 @@ export {
   validateBlendSpec, analyzeBlendSpec, blendSpecFindings, formatBlendSummary, formatBlendReportJson,
   blendCheckFile, blendCheckText, blendCheckDocument,
 } from "./blend-check/index.ts";
+
+export type { WeightArray, BlendGrid, BlendSample2D, BlendSpace2DKind, CompiledBlendSpace2D, CompileBlendSpace2DOptions, CompileBlendSpace2DResult } from "./blend-space/index.ts";
+export {
+  blend1DLinearWeights, blend1DInverseDistanceWeights, gridBlendWeights, assertBlendGrid, compileBlendSpace2D, blendSpace2DWeights,
+} from "./blend-space/index.ts";
+
+export type { BvhChannel, BvhData, BvhEndSite, BvhJointInfo, BvhLimits, BvhOptions, BvhResult } from "./io/bvh/index.ts";
+export { parseBvh, loadBvh } from "./io/bvh/index.ts";
+export type {
+  BoneRole, BoneSide, BoneMap, BoneMapEntry, BoneMapProposal, BoneMatchReason, BoneMapReadResult, BoneMapSettings,
+  CompileBoneMapOptions, CompileBoneMapResult, CompiledBoneMap, RetargetOptions,
+} from "./retarget/index.ts";
+export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, readBoneMapFile, compileBoneMap, retargetClip, bindPose, addClipToGltf } from "./retarget/index.ts";
+
+// Pose runtime: math, clip sampling, blending, layers, sync and root motion.
+export type { QuatArray, EulerOrder, QuatInterpolation } from "./math/quat.ts";
+export {
+  quatIdentity, quatSet, quatCopy, quatDot, quatMultiply, quatConjugate, quatInvert, quatNormalize, quatLength, quatNlerp,
+  quatSlerp, quatSlerpFast, quatInterpolate, quatAngleBetween, quatRotateVec3, quatFromAxisAngle, quatFromEuler, quatTwistAngle,
+} from "./math/quat.ts";
+export type { Vec3Array } from "./math/vec3.ts";
+export { vec3Set, vec3Copy, vec3Add, vec3Subtract, vec3Scale, vec3ScaleAndAdd, vec3Lerp, vec3Dot, vec3Cross, vec3Length, vec3Distance } from "./math/vec3.ts";
+export type { Curve } from "./math/curves.ts";
+export { CURVE_NAMES, isCurve, evaluateCurve } from "./math/curves.ts";
+export type { ClipCursor, LoopSeam, LoopSeamTolerance, AdditiveReference } from "./clip/index.ts";
+export {
+  createClipCursor, resetClipCursor, sampleClip, sampleFloatTracks, floatTrackLength, sampleTrack, findKey, wrapTime, loopIndex,
+  measureLoopSeam, isSeamlessLoop, meanBoneOffset, makeAdditiveClip,
+} from "./clip/index.ts";
+export type { BlendOptions, Layer, LayerMode, BoneMask } from "./blend/index.ts";
+export {
+  blendPoses, crossfade, normalizeWeights, DEFAULT_WEIGHT_THRESHOLD, applyAdditive, applyLayer, applyLayers,
+  createBoneMask, maskFromJoints, invertMask, maskUnion, maskIntersection, scaleMask,
+} from "./blend/index.ts";
+export type { SyncGroup } from "./sync/index.ts";
+export { syncedCycleDuration, advanceSyncedPhase, phaseToTime, wrapPhase, createSyncGroup, stepSyncGroup } from "./sync/index.ts";
+export type { RootMotionExtractor, RootMotionOptions } from "./root-motion/index.ts";
+export { createRootMotionExtractor, extractRootMotion, stripRootMotion, blendRootMotion } from "./root-motion/index.ts";
+
+// Compression (keyframe reduction + quantisation under a model-space error bound), LOD and budgets.
+export type { CompressOptions, CompressionStats, CompressResult, CompressedClip, CompressedTrack, CompressedClipCursor, AgcReadResult, FrameSequence } from "./compress/index.ts";
+export {
+  compressClip, measureCompression, detectSampleRate, MAX_COMPRESSED_FRAMES, TrackEncoding, KEYS_PER_BLOCK, compressedByteLength, decodeKey,
+  createCompressedClipCursor, sampleCompressedClip, decompressClip, writeAgc, readAgc, AGC_MAGIC, AGC_VERSION, parseLength,
+  estimateUnitsPerMetre, ASSUMED_JOINT_EXTENT_METRES, createFrameSequence, modelTransforms, vertexError, jointErrors,
+} from "./compress/index.ts";
+export type { UpdateRateBand, UpdateRateLod, JointImportance, JointLod, JointLodBand, BudgetScheduler, BudgetSchedulerOptions } from "./lod/index.ts";
+export {
+  createUpdateRateLod, updateInterval, isUpdateFrame, extrapolatePose, computeJointImportance, createJointLod, activeJointCount,
+  freezeInactiveJoints, createBudgetScheduler, starvationBound,
+} from "./lod/index.ts";
+
+// Assets: glTF skeletons and clips, model-space transforms.
+export type { NumArray } from "./math/mat4.ts";
+export { mat4Identity, mat4Copy, mat4FromTRS, mat4Multiply, mat4Invert, mat4Decompose, mat4MaxDifference } from "./math/mat4.ts";
+export { localToModel, skinningMatrices, modelToLocal } from "./pose/local-to-model.ts";
+export type { LoadGltfOptions, GltfLoadResult, GltfMorphTargets, DroppedTrack } from "./io/gltf/index.ts";
+export { loadGltf, mergeClips } from "./io/gltf/index.ts";
+
+// Graph specs: the authoring format, its parser/validator and the linter (docs/spec-format.md).
+export type {
+  GraphSpec, SpecSource, ParamType, ParamSpec, MaskSpec, LayerSpec, ParamRef, MachineSpec, StateSpec, LoopModeSpec, EventSpec,
+  MotionSpec, ClipMotionSpec, Blend1DSpec, Blend2DSpec, MachineMotionSpec, CompareOp, ConditionSpec, InterruptionSource,
+  InterruptionSpec, CurveName, TransitionSpec as GraphTransitionSpec, LayerMode as GraphLayerMode,
+} from "./spec/graph-spec.ts";
+export type { ParseGraphSpecOptions, ParseGraphSpecResult, ReadGraphSpecResult, SpecLimits, SpecObjectKind } from "./spec/index.ts";
+export { parseGraphSpec, readGraphSpec, SPEC_KEYS, SPEC_ENUMS, SPEC_DEFAULTS, ANY_STATE, DEFAULT_SPEC_LIMITS, nodeAtPointer, locateDiagnostics } from "./spec/index.ts";
+export type { LintClipInfo, LintOptions, LintDocumentResult, SeedLintResult, LintAssets, SarifOptions, LintCodeInfo } from "./lint/index.ts";
+export { lintGraph, lintDocument, isSeedSpec, lintSeedSpec, lintAssetsFromGltf, toSarif, LINT_CODES } from "./lint/index.ts";
+
+// The graph runtime (docs/runtime.md): compile, instances, commands, step, timelines, digests, demos.
+export type {
+  CompiledGraph, CompiledParam, CompiledCondition, CompiledTransition, CompiledEvent, CompiledMotion, CompiledState,
+  CompiledMachine, CompiledLayer, InterruptMode, RuntimeOptions, ResolvedRuntimeOptions, CompileGraphResult,
+  ProceduralClip, ProceduralClipInit, MotionSource, GraphInstance, MachineInstance, StackEntry, StepResult, LayerStepInfo,
+  GraphEvent, GraphEventType, EventQueue, TravelPlan, Timeline, TimelineCommand, ParseTimelineResult, Hasher,
+  DigestRunOptions, RunDigest, StepSnapshot, LayerSnapshot, EventSnapshot,
+} from "./graph/index.ts";
+export {
+  OP, INTERRUPT, compileGraph, resolveRuntimeOptions, createProceduralClip, isProceduralClip, createInstance,
+  setParam, getParam, trigger, resetTrigger, travel, step, evaluateMachine, parseTimeline, readTimeline, parseDt,
+  runTimeline, applyCommand, timelineStepCount, createSha256, digestRun, hashPose, describeStep, formatStepLine,
+} from "./graph/index.ts";
+export { runSeedDemo, seedDemoSpec, seedDemoAssets, compileSeedDemo, formatFixed, padRight, standInClips, clipNamesOf } from "./demo/index.ts";

@@ -1,0 +1,80 @@
+import { quatInterpolate, type QuatInterpolation } from "../math/quat.ts";
+import type { Pose } from "../pose/pose.ts";
+import { applyAdditive } from "./apply-additive.ts";
+import type { BoneMask } from "./bone-mask.ts";
+
+/** How a layer combines with the pose below it. */
+export type LayerMode = "override" | "additive";
+
+/** One layer of a layer stack. */
+export interface Layer {
+  /** The layer's pose this frame (for `additive`, a delta pose sampled from an additive clip). */
+  readonly pose: Pose;
+  /** Layer weight, usually in [0, 1]. */
+  readonly weight: number;
+  /** Per-joint weights multiplied into `weight`; omitted = every joint 1. */
+  readonly mask?: BoneMask;
+  readonly mode: LayerMode;
+}
+
+/**
+ * Applies one layer onto `base` with per-joint weight w_j = weight · mask[j] (mask omitted: 1):
+ * - `override`: x_j = (1 − w_j)·base_j + w_j·layer_j (rotations shortest-arc `rotation`, default
+ *   nlerp); w_j ≤ 0 keeps the base joint and w_j ≥ 1 takes the layer joint, bit for bit;
+ * - `additive`: `applyAdditive(out, base, layer, weight, mask)`.
+ * Aliasing: `out` may be `base` or `layerPose`. No allocation.
+ */
+export function applyLayer(
+  out: Pose,
+  base: Pose,
+  layerPose: Pose,
+  weight: number,
+  mask: BoneMask | undefined,
+  mode: LayerMode,
+  rotation: QuatInterpolation = mode === "additive" ? "slerp" : "nlerp",
+): Pose {
+  if (mode === "additive") return applyAdditive(out, base, layerPose, weight, mask, rotation);
+  const J = out.jointCount;
+  for (let j = 0; j < J; j++) {
+    const w = mask ? weight * mask[j]! : weight;
+    const src = w >= 1 ? layerPose : !(w > 0) ? base : null;
+    const j3 = 3 * j, j4 = 4 * j;
+    if (src) {
+      if (src !== out) {
+        for (let c = 0; c < 3; c++) {
+          out.t[j3 + c] = src.t[j3 + c]!;
+          out.s[j3 + c] = src.s[j3 + c]!;
+        }
+        for (let c = 0; c < 4; c++) out.r[j4 + c] = src.r[j4 + c]!;
+      }
+      continue;
+    }
+    const s = 1 - w;
+    for (let c = 0; c < 3; c++) {
+      out.t[j3 + c] = s * base.t[j3 + c]! + w * layerPose.t[j3 + c]!;
+      out.s[j3 + c] = s * base.s[j3 + c]! + w * layerPose.s[j3 + c]!;
+    }
+    quatInterpolate(rotation, out.r, j4, base.r, j4, layerPose.r, j4, w);
+  }
+  return out;
+}
+
+/**
+ * Applies `layers` in order onto `base` (each layer sees the result of the ones before it), writing
+ * into `out`. Aliasing: `out` may be `base`; it must not be a layer's pose unless that is the first
+ * layer. No allocation.
+ */
+export function applyLayers(out: Pose, base: Pose, layers: readonly Layer[]): Pose {
+  let below = base;
+  for (let i = 0; i < layers.length; i++) {
+    const layer = layers[i]!;
+    applyLayer(out, below, layer.pose, layer.weight, layer.mask, layer.mode);
+    below = out;
+  }
+  if (below === base && out !== base) {
+    out.t.set(base.t);
+    out.r.set(base.r);
+    out.s.set(base.s);
+  }
+  return out;
+}

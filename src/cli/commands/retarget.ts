@@ -1,0 +1,112 @@
+import { readFileSync } from "node:fs";
+import { extname, resolve } from "node:path";
+import { NodeIO } from "@gltf-transform/core";
+import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
+import { ExitCode } from "../../diagnostics/exit-codes.ts";
+import { writeFileAtomic } from "../../fs/atomic-write.ts";
+import { addClipToGltf } from "../../retarget/add-clip-to-gltf.ts";
+import { compileBoneMap } from "../../retarget/compile-bone-map.ts";
+import { loadRig } from "../../retarget/load-rig.ts";
+import { proposeBoneMap, type BoneMap } from "../../retarget/propose-bone-map.ts";
+import { readBoneMapFile, type BoneMapSettings } from "../../retarget/read-bone-map.ts";
+import { retargetClip } from "../../retarget/retarget-clip.ts";
+import { CliUsageError, type CliCommand } from "../context.ts";
+
+interface RetargetCliOptions {
+  readonly to: string;
+  readonly out: string;
+  readonly map?: string;
+  readonly name?: string;
+  readonly clip?: string;
+  readonly fps?: string;
+  readonly align?: boolean;
+  readonly groundFeet?: boolean;
+}
+
+/**
+ * `animgraph retarget SRC --to TARGET.glb [--map map.json] [--name NAME] --out OUT.glb`: plays SRC's
+ * clip (a BVH, or a glTF clip chosen with --clip) on TARGET's skeleton and writes TARGET with the new
+ * animation added (GLB, written atomically). Nothing is written when an input is unusable (exit 2).
+ */
+export const retargetCommand: CliCommand = {
+  register(program, ctx) {
+    program
+      .command("retarget")
+      .description("Retarget a clip (BVH or glTF) onto a glTF character and write the character with the new animation added")
+      .argument("<source>", "a .bvh, .glb or .gltf file with the motion")
+      .requiredOption("--to <target>", "the character (.glb or .gltf) to animate")
+      .requiredOption("--out <file>", "the GLB to write")
+      .option("--map <file>", "a bone map JSON file (default: proposed from names, see `animgraph map`)")
+      .option("--name <name>", "name of the new animation (default: the source clip's name)")
+      .option("--clip <name>", "which clip of a glTF source (default: its first)")
+      .option("--fps <n>", "resample at this many keys per second (default: the source's keys)")
+      .option("--no-align", "do not swing the target's rest pose onto the source's bone directions")
+      .option("--no-ground-feet", "keep the source's height above the ground scaled as is (default: the target's feet meet its ground where the source's are lowest)")
+      .action(async (sourceFile: string, options: RetargetCliOptions) => {
+        const fps = options.fps === undefined ? undefined : Number(options.fps);
+        if (fps !== undefined && !(Number.isFinite(fps) && fps > 0 && fps <= 1000)) throw new CliUsageError(`--fps must be a number in (0, 1000], got "${options.fps}"`);
+        const targetPath = resolve(ctx.io.cwd, options.to);
+        const ext = extname(targetPath).toLowerCase();
+        if (ext !== ".glb" && ext !== ".gltf") throw new CliUsageError(`--to must be a .glb or .gltf file, got "${options.to}"`);
+        const diagnostics: Diagnostic[] = [];
+        const fail = (): void => {
+          ctx.printDiagnostics(diagnostics);
+          ctx.exitCode = ExitCode.Unusable;
+        };
+        const source = await loadRig(resolve(ctx.io.cwd, sourceFile), { label: sourceFile });
+        const target = await loadRig(targetPath, { label: options.to });
+        diagnostics.push(...source.diagnostics, ...target.diagnostics);
+        const clip = options.clip === undefined ? source.clips[0] : source.clips.find((c) => c.name === options.clip);
+        if (!source.skeleton || !target.skeleton || !clip || hasErrors(source.diagnostics) || hasErrors(target.diagnostics)) {
+          if (source.skeleton && !clip) {
+            const what = options.clip === undefined ? "the source has no clip" : `the source has no clip named "${options.clip}" (clips: ${source.clips.map((c) => c.name).join(", ") || "none"})`;
+            diagnostics.push({ code: "E_RETARGET_NO_CLIP", severity: "error", file: sourceFile, pointer: "", message: what });
+          }
+          if (!target.skeleton && !hasErrors(target.diagnostics)) {
+            diagnostics.push({ code: "E_RETARGET_NO_SKELETON", severity: "error", file: options.to, pointer: "", message: "the file has no skeleton" });
+          }
+          return fail();
+        }
+        let map: BoneMap;
+        let settings: BoneMapSettings = {};
+        if (options.map !== undefined) {
+          const read = readBoneMapFile(resolve(ctx.io.cwd, options.map), source.skeleton, target.skeleton, options.map);
+          diagnostics.push(...read.diagnostics);
+          if (!read.map) return fail();
+          map = read.map;
+          settings = read.settings;
+        } else {
+          map = proposeBoneMap(source.skeleton, target.skeleton);
+        }
+        const compiled = compileBoneMap(map, source.skeleton, target.skeleton, {
+          file: options.map ?? `${sourceFile} → ${options.to}`,
+          alignRest: settings.alignRest ?? options.align !== false,
+          ...(settings.rootMotionScale !== undefined ? { rootMotionScale: settings.rootMotionScale } : {}),
+        });
+        diagnostics.push(...compiled.diagnostics);
+        if (!compiled.compiled) return fail();
+        const result = retargetClip(clip, source.skeleton, target.skeleton, compiled.compiled, {
+          name: options.name ?? clip.name,
+          groundFeet: options.groundFeet !== false,
+          ...(fps !== undefined ? { sampleRate: fps } : {}),
+        });
+        const io = new NodeIO();
+        let doc;
+        try {
+          doc = ext === ".glb" ? await io.readBinary(new Uint8Array(readFileSync(targetPath))) : await io.read(targetPath);
+        } catch (err) {
+          diagnostics.push({ code: "E_RETARGET_TARGET_READ", severity: "error", file: options.to, pointer: "", message: `the target could not be read for writing: ${err instanceof Error ? err.message : String(err)}` });
+          return fail();
+        }
+        const bytes = await addClipToGltf(doc, result);
+        writeFileAtomic(resolve(ctx.io.cwd, options.out), bytes);
+        const mapped = compiled.compiled.sourceOf.filter((s) => s >= 0).length;
+        ctx.io.stdout(
+          `${options.out}: added animation "${result.name}" (${result.duration.toFixed(3)} s, ${result.tracks.length} channels, ` +
+            `${mapped} of ${target.skeleton.jointCount} target bones driven, root motion ×${Number(compiled.compiled.rootMotionScale.toPrecision(6))})\n`,
+        );
+        ctx.printDiagnostics(diagnostics);
+        ctx.exitCode = diagnostics.some((d) => d.severity !== "info") ? ExitCode.Findings : ExitCode.Clean;
+      });
+  },
+};

@@ -1,0 +1,116 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { hasErrors } from "../../diagnostics/diagnostic.ts";
+import { ExitCode } from "../../diagnostics/exit-codes.ts";
+import { standInClips } from "../../demo/stand-in-clips.ts";
+import { compileGraph } from "../../graph/compile-graph.ts";
+import { describeStep, formatStepLine, type StepSnapshot } from "../../graph/describe-step.ts";
+import { hashPose } from "../../graph/digest-run.ts";
+import { createInstance } from "../../graph/graph-instance.ts";
+import type { MotionSource } from "../../graph/motion-source.ts";
+import { runTimeline } from "../../graph/run-timeline.ts";
+import { createSha256 } from "../../graph/sha256.ts";
+import { parseDt, readTimeline } from "../../graph/timeline.ts";
+import { loadGltf } from "../../io/gltf/index.ts";
+import type { Skeleton } from "../../skeleton/skeleton.ts";
+import { readGraphSpec } from "../../spec/parse-graph-spec.ts";
+import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
+
+interface RunOptions {
+  clips?: string;
+  standInClips?: boolean;
+  script: string;
+  json?: boolean;
+  dt?: string;
+  deterministic?: boolean;
+  rootMotion?: string;
+  digest?: boolean;
+}
+
+/**
+ * `animgraph run SPEC --clips FILE.glb --script TIMELINE.json [--json] [--dt 1/60]`: simulates a timeline
+ * of parameter changes, triggers and travel requests headlessly and prints every step's states, running
+ * crossfades (progress s and weight w), events and root motion. Exit 0 after a run, 2 on unusable input.
+ */
+export const runCommand: CliCommand = {
+  register(program: Command, ctx: CliContext) {
+    program
+      .command("run")
+      .description("Simulate a timeline of parameter changes and triggers on a graph; print states, crossfades, events and root motion per step")
+      .argument("<spec>", "graph spec (*.animgraph.json)")
+      .requiredOption("--script <timeline>", "timeline JSON (docs/runtime.md, \"Timeline format\")")
+      .option("--clips <file>", "glTF/GLB file with the skeleton and clips the spec names")
+      .option("--stand-in-clips", "use procedural stand-in clips (one joint, one sine per clip name) instead of --clips")
+      .option("--json", "print one JSON document with every step instead of text lines")
+      .option("--dt <seconds>", "step length, a number or a fraction such as 1/60 (default: the timeline's dt)")
+      .option("--deterministic", "bit-identical evaluation (polynomial slerp; only + − × ÷ √)")
+      .option("--root-motion <joint>", "root-motion joint name, \"auto\" or \"none\"", "auto")
+      .option("--digest", "also print the SHA-256 of the pose bytes of every step")
+      .action((spec: string, options: RunOptions) => run(ctx, spec, options));
+  },
+};
+
+async function run(ctx: CliContext, specPath: string, options: RunOptions): Promise<void> {
+  const { io } = ctx;
+  if ((options.clips === undefined) === (options.standInClips !== true)) {
+    throw new CliUsageError("run: give exactly one of --clips FILE or --stand-in-clips");
+  }
+  let dtOverride: number | undefined;
+  if (options.dt !== undefined) {
+    dtOverride = parseDt(options.dt);
+    if (dtOverride === undefined) throw new CliUsageError(`run: --dt must be a number > 0 or a fraction such as 1/60, got "${options.dt}"`);
+  }
+  const specResult = readGraphSpec(resolve(io.cwd, specPath), {}, specPath);
+  ctx.printDiagnostics(specResult.diagnostics);
+  if (!specResult.spec) {
+    ctx.exitCode = ExitCode.Unusable;
+    return;
+  }
+  let skeleton: Skeleton;
+  let clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>;
+  if (options.clips !== undefined) {
+    const loaded = await loadGltf(resolve(io.cwd, options.clips), { fileName: options.clips });
+    ctx.printDiagnostics(loaded.diagnostics.filter((d) => d.severity === "error"));
+    const first = loaded.skeletons[0];
+    if (!loaded.ok || !first) {
+      if (loaded.ok) io.stderr(`${options.clips}: the file has no skeleton [E_NO_SKELETON]\n`);
+      ctx.exitCode = ExitCode.Unusable;
+      return;
+    }
+    skeleton = first;
+    clips = loaded.clips.filter((c) => c.skeleton === first);
+  } else {
+    ({ skeleton, clips } = standInClips(specResult.spec));
+  }
+  const rootMotion = options.rootMotion === "none" ? null : (options.rootMotion ?? "auto");
+  const compiled = compileGraph(specResult.spec, skeleton, clips, { deterministic: options.deterministic === true, rootMotion });
+  ctx.printDiagnostics(compiled.diagnostics);
+  const graph = compiled.graph;
+  if (!graph) {
+    ctx.exitCode = ExitCode.Unusable;
+    return;
+  }
+  const tl = readTimeline(resolve(io.cwd, options.script), graph, options.script);
+  ctx.printDiagnostics(tl.diagnostics);
+  if (!tl.timeline || hasErrors(tl.diagnostics)) {
+    ctx.exitCode = ExitCode.Unusable;
+    return;
+  }
+  const dt = dtOverride ?? tl.timeline.dt;
+  const instance = createInstance(graph);
+  const hasher = options.digest ? createSha256() : null;
+  const steps: (StepSnapshot & { step: number; t: number })[] = [];
+  runTimeline(graph, instance, tl.timeline, (k, t, result) => {
+    if (hasher) hashPose(hasher, result.pose);
+    const snap = describeStep(graph, instance, result);
+    if (options.json) steps.push({ step: k, t, ...snap });
+    else io.stdout(`${formatStepLine(t, snap)}\n`);
+  }, dt);
+  const digest = hasher?.digest();
+  if (options.json) {
+    io.stdout(`${JSON.stringify({ graph: graph.name, dt, steps: steps.length, ...(digest ? { digest } : {}), frames: steps }, null, 1)}\n`);
+  } else if (digest) {
+    io.stdout(`digest sha256:${digest}\n`);
+  }
+  ctx.exitCode = ExitCode.Clean;
+}

@@ -1,0 +1,27 @@
+import type { Clip } from "./clip.ts";
+
+/**
+ * Per-playback sampling state for one clip: the key segment each track used last, so forward playback
+ * finds its keys in O(1). Plain data owned by one character (part of a GraphInstance); a cursor may be
+ * reset or shared between clips only by creating a new one.
+ */
+export interface ClipCursor {
+  /** The clip this cursor belongs to (sampling another clip with it is a programmer error). */
+  readonly clip: Clip;
+  /** Last segment index per joint track (`clip.tracks` order); 0 initially. */
+  readonly keys: Int32Array;
+  /** Last segment index per float (morph weight) track (`clip.floatTracks` order). */
+  readonly floatKeys: Int32Array;
+}
+
+/** A cursor at the start of `clip`. */
+export function createClipCursor(clip: Clip): ClipCursor {
+  return { clip, keys: new Int32Array(clip.tracks.length), floatKeys: new Int32Array(clip.floatTracks.length) };
+}
+
+/** Rewinds a cursor (after a seek it is not needed: a backward jump falls back to binary search). */
+export function resetClipCursor(cursor: ClipCursor): ClipCursor {
+  cursor.keys.fill(0);
+  cursor.floatKeys.fill(0);
+  return cursor;
+}

@@ -1,0 +1,61 @@
+import type { QuatInterpolation } from "../math/quat.ts";
+import type { Pose } from "../pose/pose.ts";
+import type { Clip } from "./clip.ts";
+import type { ClipCursor } from "./clip-cursor.ts";
+import { sampleTrack } from "./sample-track.ts";
+
+/**
+ * Samples `clip` at `time` seconds (clip-local; map playback time with `wrapTime` first) into `out`:
+ * every joint starts from the skeleton's rest pose and each track overwrites its component, following
+ * the rules of `sampleTrack` (held first/last keys, exact keys, STEP/LINEAR/CUBICSPLINE as glTF defines
+ * them, rotations by shortest-arc slerp unless `quatMode` says otherwise). The cursor makes forward
+ * playback O(1) per track; any jump still gives the exact answer. No allocation.
+ * Aliasing: `out` must not be the skeleton's rest pose (it would be overwritten); it is otherwise free.
+ */
+export function sampleClip(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation = "slerp"): Pose {
+  const rest = clip.skeleton.rest;
+  if (cursor.clip !== clip) throw new Error(`sampleClip: the cursor belongs to clip "${cursor.clip.name}", not "${clip.name}"`);
+  if (out === rest) throw new Error("sampleClip: out must not be the skeleton's rest pose");
+  if (out.jointCount !== rest.jointCount) throw new RangeError("sampleClip: out has the wrong joint count");
+  out.t.set(rest.t);
+  out.r.set(rest.r);
+  out.s.set(rest.s);
+  const tracks = clip.tracks;
+  const keys = cursor.keys;
+  for (let i = 0; i < tracks.length; i++) {
+    const track = tracks[i]!;
+    const j = track.joint;
+    if (track.path === "rotation") {
+      keys[i] = sampleTrack(out.r, 4 * j, track.times, track.values, 4, track.interpolation, true, quatMode, time, keys[i]!);
+    } else {
+      const target = track.path === "translation" ? out.t : out.s;
+      keys[i] = sampleTrack(target, 3 * j, track.times, track.values, 3, track.interpolation, false, quatMode, time, keys[i]!);
+    }
+  }
+  return out;
+}
+
+/** Number of floats `sampleFloatTracks` writes for `clip`: the sum of its float tracks' counts. */
+export function floatTrackLength(clip: Clip): number {
+  let n = 0;
+  for (const track of clip.floatTracks) n += track.count;
+  return n;
+}
+
+/**
+ * Samples every float (morph weight) track of `clip` at `time` into `out`, track after track in
+ * `clip.floatTracks` order (`count` floats each; `floatTrackLength(clip)` in all). Same rules as joint
+ * tracks (LINEAR is a plain lerp: weights are not rotations). Returns `out`. No allocation.
+ */
+export function sampleFloatTracks(out: Float32Array, clip: Clip, time: number, cursor: ClipCursor): Float32Array {
+  if (cursor.clip !== clip) throw new Error(`sampleFloatTracks: the cursor belongs to clip "${cursor.clip.name}", not "${clip.name}"`);
+  const tracks = clip.floatTracks;
+  const keys = cursor.floatKeys;
+  let o = 0;
+  for (let i = 0; i < tracks.length; i++) {
+    const track = tracks[i]!;
+    keys[i] = sampleTrack(out, o, track.times, track.values, track.count, track.interpolation, false, "slerp", time, keys[i]!);
+    o += track.count;
+  }
+  return out;
+}

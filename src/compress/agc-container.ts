@@ -1,0 +1,281 @@
+import type { LoopMode, TrackPath } from "../clip/clip.ts";
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { createPose } from "../pose/pose.ts";
+import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
+import { MAX_FIELD_BITS, wordsFor } from "./bit-pack.ts";
+import {
+  blockOffsets, blockTables, KEYS_PER_BLOCK, keyBitsFor, PER_KEY_SMALLEST_THREE, popcount, rankKeyMask, TrackEncoding,
+  type CompressedClip, type CompressedTrack,
+} from "./compressed-clip.ts";
+
+/**
+ * The `.agc` container (animgraph compressed clips), little-endian, every section 4-byte aligned.
+ * Layout (docs/compression.md has the table):
+ *
+ *   "AGC1" | u32 version (1) | u32 clipCount | u32 jointCount
+ *   joints: per joint i16 parent, u16 nameBytes, UTF-8 name, pad to 4, rest t (3 f32) r (4 f32) s (3 f32)
+ *   clips: per clip a 32-byte header
+ *     u32 blockBytes (header + tracks) | u32 frameCount | f64 sampleRate | f32 startTime | f32 duration
+ *     | u16 trackCount | u8 loopMode (0 loop, 1 clamp, 2 pingpong) | u8 0 | u32 nameBytes
+ *   then per track a 12-byte header
+ *     u16 joint | u8 path (0 t, 1 r, 2 s) | u8 encoding | u32 keyCount | u16 paramCount | u16 blockCount
+ *   then f32 params, u32 key mask (⌈frameCount / 32⌉ words; none for CONSTANT), u8 block headers,
+ *   u8 block ranges (6 per block), pad to 4, u32 packed data (its length follows from the headers);
+ *   after the tracks the clip's UTF-8 name, padded to 4.
+ * Inverse bind matrices are not stored (a reader gets identity ones): bind the clips to your own
+ * skeleton by joint name if you need skinning.
+ */
+export const AGC_MAGIC = "AGC1";
+export const AGC_VERSION = 1;
+
+const LOOP_MODES: readonly LoopMode[] = ["loop", "clamp", "pingpong"];
+const PATHS: readonly TrackPath[] = ["translation", "rotation", "scale"];
+
+/** Serialises clips that share one skeleton. Throws (programmer error) when the skeletons differ. */
+export function writeAgc(clips: readonly CompressedClip[], skeleton: Skeleton = clips[0]!.skeleton): Uint8Array {
+  const enc = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  const head = new DataView(new ArrayBuffer(16));
+  for (let i = 0; i < 4; i++) head.setUint8(i, AGC_MAGIC.charCodeAt(i));
+  head.setUint32(4, AGC_VERSION, true);
+  head.setUint32(8, clips.length, true);
+  head.setUint32(12, skeleton.jointCount, true);
+  parts.push(new Uint8Array(head.buffer));
+  for (let j = 0; j < skeleton.jointCount; j++) {
+    const name = enc.encode(skeleton.names[j]!);
+    const len = 4 + align4(name.length) + 40;
+    const view = new DataView(new ArrayBuffer(len));
+    view.setInt16(0, skeleton.parents[j]!, true);
+    view.setUint16(2, name.length, true);
+    new Uint8Array(view.buffer).set(name, 4);
+    let o = 4 + align4(name.length);
+    const rest = skeleton.rest;
+    for (let c = 0; c < 3; c++, o += 4) view.setFloat32(o, rest.t[3 * j + c]!, true);
+    for (let c = 0; c < 4; c++, o += 4) view.setFloat32(o, rest.r[4 * j + c]!, true);
+    for (let c = 0; c < 3; c++, o += 4) view.setFloat32(o, rest.s[3 * j + c]!, true);
+    parts.push(new Uint8Array(view.buffer));
+  }
+  for (const clip of clips) {
+    if (clip.skeleton !== skeleton) throw new Error(`writeAgc: clip "${clip.name}" is bound to another skeleton`);
+    const trackParts: Uint8Array[] = clip.tracks.map((t) => writeTrack(t));
+    const blockBytes = 32 + trackParts.reduce((n, p) => n + p.length, 0);
+    const name = enc.encode(clip.name);
+    const view = new DataView(new ArrayBuffer(32));
+    view.setUint32(0, blockBytes, true);
+    view.setUint32(4, clip.frameCount, true);
+    view.setFloat64(8, clip.sampleRate, true);
+    view.setFloat32(16, clip.startTime, true);
+    view.setFloat32(20, clip.duration, true);
+    view.setUint16(24, clip.tracks.length, true);
+    view.setUint8(26, LOOP_MODES.indexOf(clip.loopMode));
+    view.setUint32(28, name.length, true);
+    parts.push(new Uint8Array(view.buffer), ...trackParts);
+    const padded = new Uint8Array(align4(name.length));
+    padded.set(name);
+    parts.push(padded);
+  }
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+function writeTrack(t: CompressedTrack): Uint8Array {
+  const blocks = t.blockHeader.length;
+  const len = 12 + 4 * t.params.length + 4 * t.keyMask.length + align4(blocks + t.blockRange.length) + 4 * t.data.length;
+  const bytes = new Uint8Array(len);
+  const view = new DataView(bytes.buffer);
+  view.setUint16(0, t.joint, true);
+  view.setUint8(2, PATHS.indexOf(t.path));
+  view.setUint8(3, t.encoding);
+  view.setUint32(4, t.keyCount, true);
+  view.setUint16(8, t.params.length, true);
+  view.setUint16(10, blocks, true);
+  let o = 12;
+  for (const p of t.params) { view.setFloat32(o, p, true); o += 4; }
+  for (const w of t.keyMask) { view.setUint32(o, w, true); o += 4; }
+  bytes.set(t.blockHeader, o);
+  bytes.set(t.blockRange, o + blocks);
+  o += align4(blocks + t.blockRange.length);
+  for (const w of t.data) { view.setUint32(o, w, true); o += 4; }
+  return bytes;
+}
+
+function align4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+/** What `readAgc` returns: everything it could read, and what was wrong. */
+export interface AgcReadResult {
+  readonly skeleton?: Skeleton;
+  readonly clips: CompressedClip[];
+  readonly diagnostics: Diagnostic[];
+}
+
+class AgcStop extends Error {}
+
+/**
+ * Reads a `.agc` container. Never throws on bad bytes: truncation, a bad magic or version, joints or
+ * tracks out of range, key masks that disagree with key counts, bit widths over 24 … each give an
+ * `E_AGC_*` diagnostic with the byte offset as the pointer (`byte 1234`), and reading stops there.
+ */
+export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
+  const diagnostics: Diagnostic[] = [];
+  const clips: CompressedClip[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dec = new TextDecoder("utf-8", { fatal: true });
+  const fail = (code: string, at: number, message: string): never => {
+    diagnostics.push({ code, severity: "error", file, pointer: `byte ${at}`, message });
+    throw new AgcStop();
+  };
+  const need = (at: number, n: number, what: string): void => {
+    if (at + n > bytes.length) fail("E_AGC_TRUNCATED", at, `the file ends inside ${what} (needs ${n} bytes, ${Math.max(0, bytes.length - at)} left)`);
+  };
+  let skeleton: Skeleton | undefined;
+  try {
+    need(0, 16, "the file header");
+    const magic = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
+    if (magic !== AGC_MAGIC) fail("E_AGC_MAGIC", 0, `not an animgraph compressed-clip file (magic "${magic}", expected "${AGC_MAGIC}")`);
+    const version = view.getUint32(4, true);
+    if (version !== AGC_VERSION) fail("E_AGC_VERSION", 4, `version ${version} is not supported (this reader reads ${AGC_VERSION})`);
+    const clipCount = view.getUint32(8, true);
+    const J = view.getUint32(12, true);
+    if (J > 0x7fff) fail("E_AGC_RANGE", 12, `${J} joints; the limit is 32767`);
+    let o = 16;
+    const names: string[] = [];
+    const parents: number[] = [];
+    const rest = createPose(J);
+    for (let j = 0; j < J; j++) {
+      need(o, 4, `joint ${j}`);
+      const parent = view.getInt16(o, true);
+      const nameBytes = view.getUint16(o + 2, true);
+      need(o + 4, align4(nameBytes) + 40, `joint ${j}`);
+      if (!(parent === -1 || (parent >= 0 && parent < j))) fail("E_AGC_RANGE", o, `joint ${j} has parent ${parent}; parents must come before children`);
+      let name: string;
+      try {
+        name = dec.decode(bytes.subarray(o + 4, o + 4 + nameBytes));
+      } catch {
+        return fail("E_AGC_RANGE", o + 4, `joint ${j}'s name is not UTF-8`);
+      }
+      if (names.includes(name)) fail("E_AGC_RANGE", o + 4, `joint name "${name}" is used twice`);
+      names.push(name);
+      parents.push(parent);
+      let p = o + 4 + align4(nameBytes);
+      for (let c = 0; c < 3; c++, p += 4) rest.t[3 * j + c] = view.getFloat32(p, true);
+      for (let c = 0; c < 4; c++, p += 4) rest.r[4 * j + c] = view.getFloat32(p, true);
+      for (let c = 0; c < 3; c++, p += 4) rest.s[3 * j + c] = view.getFloat32(p, true);
+      o = p;
+    }
+    const skel = createSkeleton({ names, parents, rest });
+    skeleton = skel;
+    for (let ci = 0; ci < clipCount; ci++) {
+      const start = o;
+      need(o, 32, `clip ${ci}'s header`);
+      const blockBytes = view.getUint32(o, true);
+      const F = view.getUint32(o + 4, true);
+      const sampleRate = view.getFloat64(o + 8, true);
+      const startTime = view.getFloat32(o + 16, true);
+      const duration = view.getFloat32(o + 20, true);
+      const trackCount = view.getUint16(o + 24, true);
+      const loop = view.getUint8(o + 26);
+      const nameBytes = view.getUint32(o + 28, true);
+      if (!(F >= 1 && F <= 65536)) fail("E_AGC_RANGE", o + 4, `clip ${ci}: frame count ${F} is not in 1…65536`);
+      if (!(sampleRate > 0 && Number.isFinite(sampleRate))) fail("E_AGC_RANGE", o + 8, `clip ${ci}: sample rate ${sampleRate} is not positive`);
+      if (!(startTime >= 0 && duration >= startTime && Number.isFinite(duration))) fail("E_AGC_RANGE", o + 16, `clip ${ci}: bad start time or duration`);
+      if (loop > 2) fail("E_AGC_RANGE", o + 26, `clip ${ci}: loop mode ${loop} is not 0, 1 or 2`);
+      need(o, blockBytes, `clip ${ci}`);
+      o += 32;
+      const tracks: CompressedTrack[] = [];
+      const trackIndex = new Int32Array(3 * J).fill(-1);
+      for (let ti = 0; ti < trackCount; ti++) {
+        const what = `clip ${ci} track ${ti}`;
+        need(o, 12, `${what}'s header`);
+        const joint = view.getUint16(o, true);
+        const pathCode = view.getUint8(o + 2);
+        const encoding = view.getUint8(o + 3);
+        const keyCount = view.getUint32(o + 4, true);
+        const paramCount = view.getUint16(o + 8, true);
+        const blocks = view.getUint16(o + 10, true);
+        if (joint >= J) fail("E_AGC_RANGE", o, `${what}: joint ${joint} out of range (${J} joints)`);
+        if (pathCode > 2) fail("E_AGC_RANGE", o + 2, `${what}: path ${pathCode} is not 0, 1 or 2`);
+        if (encoding > 2) fail("E_AGC_RANGE", o + 3, `${what}: encoding ${encoding} is not 0, 1 or 2`);
+        const path = PATHS[pathCode]!;
+        const stride = path === "rotation" ? 4 : 3;
+        const slot = 3 * joint + pathCode;
+        if (trackIndex[slot] !== -1) fail("E_AGC_RANGE", o, `${what}: joint ${joint} already has a ${path} track`);
+        const constant = encoding === TrackEncoding.CONSTANT;
+        if ((encoding === TrackEncoding.ROTATION) !== (path === "rotation") && !constant) fail("E_AGC_RANGE", o + 3, `${what}: encoding ${encoding} does not fit a ${path} track`);
+        const expectParams = constant ? stride : encoding === TrackEncoding.RANGE ? 6 : 0;
+        if (paramCount !== expectParams) fail("E_AGC_RANGE", o + 8, `${what}: ${paramCount} params, expected ${expectParams}`);
+        const expectKeys = constant ? 1 : keyCount;
+        if (keyCount !== expectKeys || keyCount < 1 || (!constant && (keyCount < 2 || keyCount > F))) {
+          fail("E_AGC_RANGE", o + 4, `${what}: ${keyCount} keys for ${F} frames`);
+        }
+        const expectBlocks = constant ? 0 : Math.ceil(keyCount / KEYS_PER_BLOCK);
+        if (blocks !== expectBlocks) fail("E_AGC_RANGE", o + 10, `${what}: ${blocks} blocks, expected ${expectBlocks}`);
+        o += 12;
+        const maskWords = constant ? 0 : Math.ceil(F / 32);
+        const rangeBytes = constant ? 0 : 6 * blocks;
+        need(o, 4 * paramCount + 4 * maskWords + align4(blocks + rangeBytes), what);
+        const params = new Float32Array(paramCount);
+        for (let i = 0; i < paramCount; i++, o += 4) params[i] = view.getFloat32(o, true);
+        if (!params.every(Number.isFinite)) fail("E_AGC_RANGE", o, `${what}: a parameter is not finite`);
+        const keyMask = new Uint32Array(maskWords);
+        const maskAt = o;
+        for (let i = 0; i < maskWords; i++, o += 4) keyMask[i] = view.getUint32(o, true);
+        if (!constant) {
+          let set = 0;
+          for (const w of keyMask) set += popcount(w);
+          const lastBit = (F - 1) & 31;
+          const beyond = lastBit === 31 ? 0 : keyMask[maskWords - 1]! >>> (lastBit + 1);
+          if (set !== keyCount || !(keyMask[0]! & 1) || !((keyMask[maskWords - 1]! >>> lastBit) & 1) || beyond !== 0) {
+            fail("E_AGC_RANGE", maskAt, `${what}: the key mask does not mark ${keyCount} keys including the first and last frames`);
+          }
+        }
+        const blockHeader = bytes.slice(o, o + blocks);
+        const blockRange = bytes.slice(o + blocks, o + blocks + rangeBytes);
+        for (let b = 0; b < blocks; b++) {
+          const h = blockHeader[b]!;
+          const drop = h >>> 5;
+          if ((h & 31) > MAX_FIELD_BITS || (encoding === TrackEncoding.RANGE ? drop !== 0 : drop > PER_KEY_SMALLEST_THREE)) {
+            fail("E_AGC_RANGE", o + b, `${what}: block ${b} header ${h} is invalid`);
+          }
+        }
+        o += align4(blocks + rangeBytes);
+        let totalBits = 0;
+        for (let b = 0; b < blocks; b++) totalBits += keyBitsFor(blockHeader[b]!) * Math.min(KEYS_PER_BLOCK, keyCount - b * KEYS_PER_BLOCK);
+        const words = wordsFor(totalBits);
+        need(o, 4 * words, `${what}'s packed keys`);
+        const data = new Uint32Array(words);
+        for (let i = 0; i < words; i++, o += 4) data[i] = view.getUint32(o, true);
+        trackIndex[slot] = tracks.length;
+        tracks.push({
+          joint, path, encoding: encoding as TrackEncoding, keyCount, keyMask, keyRank: rankKeyMask(keyMask), params,
+          blockHeader, blockRange, blockOffset: blockOffsets(blockHeader, keyCount),
+          ...blockTables(encoding as TrackEncoding, params, blockHeader, blockRange), data,
+        });
+      }
+      if (o - start !== blockBytes) fail("E_AGC_RANGE", start, `clip ${ci}: block length ${blockBytes} disagrees with its tracks (${o - start} bytes)`);
+      need(o, align4(nameBytes), `clip ${ci}'s name`);
+      let name: string;
+      try {
+        name = dec.decode(bytes.subarray(o, o + nameBytes));
+      } catch {
+        return fail("E_AGC_RANGE", o, `clip ${ci}'s name is not UTF-8`);
+      }
+      o += align4(nameBytes);
+      clips.push(Object.freeze({
+        name, skeleton: skel, sampleRate, frameCount: F, startTime, duration, loopMode: LOOP_MODES[loop]!,
+        tracks: Object.freeze(tracks), trackIndex,
+      }));
+    }
+    if (o !== bytes.length) fail("E_AGC_TRAILING", o, `${bytes.length - o} bytes after the last clip`);
+  } catch (err) {
+    if (!(err instanceof AgcStop)) throw err;
+  }
+  return skeleton ? { skeleton, clips, diagnostics } : { clips, diagnostics };
+}

@@ -1,0 +1,448 @@
+import type { Clip, TrackPath } from "../clip/clip.ts";
+import { createClipCursor } from "../clip/clip-cursor.ts";
+import { sampleClip } from "../clip/sample-clip.ts";
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { quatInterpolate, type QuatInterpolation } from "../math/quat.ts";
+import { createPose, type Pose } from "../pose/pose.ts";
+import { compressedByteLength, decodeKey, keyAtOrAfter, trackByteLength, TrackEncoding, type CompressedClip, type CompressedTrack } from "./compressed-clip.ts";
+import { fitTrack, type FitTarget } from "./fit-track.ts";
+import { createCompressedClipCursor, sampleCompressedClip } from "./sample-compressed-clip.ts";
+import { createFrameSequence, jointErrors, modelTransforms, type FrameSequence } from "./virtual-vertex-error.ts";
+
+/** Options of `compressClip`. Lengths are in metres and converted with `unitsPerMetre`. */
+export interface CompressOptions {
+  /** Largest virtual-vertex error allowed, metres. Default 1e-4 (0.1 mm, ACL's default). */
+  readonly tolerance?: number;
+  /** Distance of the virtual vertices from each joint, metres. Default 0.03 (3 cm, as ACL). */
+  readonly virtualVertexDistance?: number;
+  /**
+   * Skeleton units per metre. Default 1 (glTF is in metres). CMU BVH files are not: use
+   * `estimateUnitsPerMetre` or pass the known factor (docs/compression.md).
+   */
+  readonly unitsPerMetre?: number;
+  /** Rate of the key grid, Hz (> 0). Default: the source clip's own key rate (`detectSampleRate`). */
+  readonly sampleRate?: number;
+  /** Fixed bits per rotation component, 1…24. Default: the fewest that meet the error bound, per track. */
+  readonly rotationBits?: number;
+  /** Fixed bits per translation component, 1…24. Default: chosen per track. */
+  readonly translationBits?: number;
+  /** Fixed bits per scale component, 1…24. Default: chosen per track. */
+  readonly scaleBits?: number;
+  /** Keep every grid frame (quantisation only). Default false. */
+  readonly keepAllFrames?: boolean;
+  /** Rotation interpolation the runtime will sample with (sampleCompressedClip's `quatMode`). Default slerp. */
+  readonly quatMode?: QuatInterpolation;
+  /** Called with the fraction done (0…1) after each refinement pass. */
+  readonly onProgress?: (fraction: number) => void;
+}
+
+/** What compression achieved, measured at every grid frame with `sampleCompressedClip`. */
+export interface CompressionStats {
+  readonly clip: string;
+  readonly jointCount: number;
+  readonly frameCount: number;
+  /** Hz. */
+  readonly sampleRate: number;
+  /** ACL's raw size: 10 float32 (t, r, s) per joint per grid frame = 40 × J × frames bytes. */
+  readonly rawBytes: number;
+  /** `compressedByteLength`: the clip's bytes in the .agc container (without names and skeleton). */
+  readonly compressedBytes: number;
+  /** rawBytes / compressedBytes. */
+  readonly ratio: number;
+  /** Tolerance asked for, metres. */
+  readonly tolerance: number;
+  /** Largest virtual-vertex error over all joints and grid frames, metres. */
+  readonly maxError: number;
+  /** Mean virtual-vertex error over all joints and grid frames, metres. */
+  readonly meanError: number;
+  /** The joint with the largest error (its name), and its index. */
+  readonly worstJoint: string;
+  readonly worstJointIndex: number;
+  /** Largest error per joint, metres. */
+  readonly jointMaxError: Float64Array;
+  /** Compressed tracks (constant ones included) and their keys in all. */
+  readonly trackCount: number;
+  readonly keyCount: number;
+  /** Refinement passes run. */
+  readonly passes: number;
+}
+
+export interface CompressResult {
+  /** Absent when the clip cannot be compressed (see the diagnostics). */
+  readonly compressed?: CompressedClip;
+  readonly stats?: CompressionStats;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Most key-grid frames (frame indices are 16-bit). */
+export const MAX_COMPRESSED_FRAMES = 65536;
+/** Passes of the tighten-and-refit loop before giving up on a joint. */
+const MAX_PASSES = 60;
+/** The loop aims a little under the tolerance so errors between grid frames stay within it. */
+const TARGET_SHARE = 0.95;
+/** Each track's first budget, as a share of the tolerance (errors along a chain add up). */
+const INITIAL_SHARE = 0.8;
+/** Rounds of loosening the budgets of tracks whose subtrees have room, after the first feasible fit. */
+const LOOSEN_ROUNDS = 4;
+const PATH_SLOT: Record<TrackPath, number> = { translation: 0, rotation: 1, scale: 2 };
+
+/**
+ * The key rate of a clip, from its track with the most keys: when its key intervals are uniform
+ * (all within 1 % of their median) (n − 1) / (t_last − t_first), which gives a BVH take its exact
+ * frame rate; otherwise 1 / the median interval (Fox's Run: 24 Hz keys with one 0.2 s gap → 24 Hz).
+ * 30 when no track has two keys.
+ */
+export function detectSampleRate(clip: Clip): number {
+  let densest: Float32Array | undefined;
+  for (const track of clip.tracks) {
+    const n = track.times.length;
+    if (n >= 2 && track.times[n - 1]! > track.times[0]! && (!densest || n > densest.length)) densest = track.times;
+  }
+  if (!densest) return 30;
+  const n = densest.length;
+  const intervals = new Float64Array(n - 1);
+  for (let i = 1; i < n; i++) intervals[i - 1] = densest[i]! - densest[i - 1]!;
+  intervals.sort();
+  const median = intervals[(n - 1) >> 1]!;
+  const uniform = intervals[0]! >= 0.99 * median && intervals[n - 2]! <= 1.01 * median;
+  return uniform ? (n - 1) / (densest[n - 1]! - densest[0]!) : 1 / median;
+}
+
+/**
+ * Compresses `clip`: keyframe reduction under a model-space error bound, then quantisation, tightened
+ * track by track until every joint's virtual-vertex error is within `tolerance` (docs/compression.md).
+ * Never modifies `clip`. Returns diagnostics instead of throwing on unusable options or clips.
+ */
+export function compressClip(clip: Clip, options: CompressOptions = {}): CompressResult {
+  const diagnostics: Diagnostic[] = [];
+  const file = clip.name;
+  const fail = (code: string, message: string): CompressResult => {
+    diagnostics.push({ code, severity: "error", file, pointer: "", message });
+    return { diagnostics };
+  };
+  const upm = options.unitsPerMetre ?? 1;
+  const toleranceM = options.tolerance ?? 1e-4;
+  const vvM = options.virtualVertexDistance ?? 0.03;
+  if (!(upm > 0 && Number.isFinite(upm))) return fail("E_COMPRESS_OPTION", `unitsPerMetre must be a positive number, not ${upm}`);
+  if (!(toleranceM > 0 && Number.isFinite(toleranceM))) return fail("E_COMPRESS_OPTION", `tolerance must be a positive length, not ${toleranceM}`);
+  if (!(vvM > 0 && Number.isFinite(vvM))) return fail("E_COMPRESS_OPTION", `virtualVertexDistance must be positive, not ${vvM}`);
+  for (const [name, bits] of [["rotationBits", options.rotationBits], ["translationBits", options.translationBits], ["scaleBits", options.scaleBits]] as const) {
+    if (bits !== undefined && !(Number.isInteger(bits) && bits >= 1 && bits <= 24)) return fail("E_COMPRESS_OPTION", `${name} must be an integer 1…24, not ${bits}`);
+  }
+  const rate = options.sampleRate ?? detectSampleRate(clip);
+  if (!(rate > 0 && Number.isFinite(rate))) return fail("E_COMPRESS_OPTION", `sampleRate must be a positive number of Hz, not ${rate}`);
+  const skeleton = clip.skeleton;
+  const J = skeleton.jointCount;
+  const start = clip.startTime;
+  const span = Math.max(0, clip.duration - start);
+  // The grid covers [start, duration]; when the span is not a whole number of frames the last grid
+  // frame lies just past the end, where the source holds its last key (a thousandth of a frame is
+  // rounding, e.g. BVH frame times written to 7 digits).
+  let F = Math.round(span * rate) + 1;
+  if (span - (F - 1) / rate > 1e-3 / rate) F++;
+  if (F > MAX_COMPRESSED_FRAMES) {
+    return fail("E_COMPRESS_TOO_MANY_FRAMES", `${F} frames at ${rate} Hz; the limit is ${MAX_COMPRESSED_FRAMES} (try a lower --resample rate)`);
+  }
+  const quatMode = options.quatMode ?? "slerp";
+  const tol = toleranceM * upm;
+  const vv = vvM * upm;
+  const target = TARGET_SHARE * tol;
+  warnOffGrid(clip, rate, start, diagnostics);
+  if (clip.floatTracks.length > 0) {
+    diagnostics.push({
+      code: "W_COMPRESS_FLOAT_TRACKS", severity: "warning", file, pointer: "",
+      message: `${clip.floatTracks.length} morph-weight track(s) are not part of the compressed clip`,
+    });
+  }
+
+  // 1. The reference: the source sampled at every grid frame, and its model-space transforms.
+  const ref = createFrameSequence(J, F);
+  const pose = createPose(J);
+  const cursor = createClipCursor(clip);
+  for (let f = 0; f < F; f++) {
+    sampleClip(pose, clip, Math.min(start + f / rate, clip.duration), cursor, quatMode);
+    storeFrame(ref, pose, f);
+  }
+  makeHemisphereContinuous(ref);
+  const refModel = modelTransforms(new Float64Array(12 * J * F), skeleton, ref);
+  const lever = leverArms(refModel, skeleton.parents, J, F, vv);
+
+  // 2. Fit every animated track with a first budget, then tighten the tracks above each joint that
+  // misses the bound until none does.
+  const slots: number[] = [];
+  for (const track of clip.tracks) slots.push(3 * track.joint + PATH_SLOT[track.path]);
+  const fitted = new Map<number, CompressedTrack | undefined>();
+  const share = new Map<number, number>();
+  const targets = new Map<number, FitTarget>();
+  for (const slot of slots) {
+    share.set(slot, INITIAL_SHARE);
+    targets.set(slot, fitTargetFor(ref, skeleton.rest, slot, F, lever));
+  }
+  const fixedBits = (slot: number): number =>
+    (slot % 3 === 1 ? options.rotationBits : slot % 3 === 0 ? options.translationBits : options.scaleBits) ?? 0;
+  const fit = (slot: number): void => {
+    fitted.set(slot, fitTrack(targets.get(slot)!, {
+      tolerance: share.get(slot)! * tol, fixedBits: fixedBits(slot), keepAllFrames: options.keepAllFrames ?? false, quatMode,
+    }));
+  };
+  const cand = createFrameSequence(J, F);
+  fillRest(cand, skeleton.rest);
+  for (const slot of slots) {
+    fit(slot);
+    evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest, quatMode);
+  }
+  const candModel = new Float64Array(12 * J * F);
+  const errors = new Float64Array(J);
+  let passes = 0;
+  const slotsOfJoint = (j: number): number[] => slots.filter((s) => Math.floor(s / 3) === j);
+  // Subtree maximum of the errors: a track's loosening is safe only if its whole subtree has room.
+  const subtreeMax = new Float64Array(J);
+  const sizeOf = (): number => {
+    let n = 0;
+    for (const t of fitted.values()) if (t) n += trackByteLength(t);
+    return n;
+  };
+  let best: { fitted: Map<number, CompressedTrack | undefined>; share: Map<number, number>; bytes: number } | undefined;
+  let loosenRounds = 0;
+  for (; passes < MAX_PASSES; passes++) {
+    modelTransforms(candModel, skeleton, cand);
+    jointErrors(errors, refModel, candModel, J, F, vv);
+    options.onProgress?.(Math.min(0.99, (passes + 1) / MAX_PASSES));
+    const change = new Map<number, number>();
+    for (let j = 0; j < J; j++) {
+      const e = errors[j]!;
+      if (!(e > target)) continue;
+      // Every animated track from the root down to j contributes: scale their budgets down in
+      // proportion to the overshoot (at least ×0.85 so the loop always moves, at most ×0.3).
+      const factor = Math.min(0.85, Math.max(0.3, (0.9 * target) / e));
+      for (let a = j; a >= 0; a = skeleton.parents[a]!) {
+        for (const slot of slotsOfJoint(a)) change.set(slot, Math.min(change.get(slot) ?? 1, factor));
+      }
+    }
+    if (change.size === 0) {
+      // Feasible: remember it if it is the smallest so far, then give the tracks whose whole subtree
+      // has room a larger budget (a few rounds; the best feasible state is kept either way).
+      const bytes = sizeOf();
+      if (!best || bytes < best.bytes) best = { fitted: new Map(fitted), share: new Map(share), bytes };
+      if (loosenRounds >= LOOSEN_ROUNDS) break;
+      loosenRounds++;
+      subtreeMax.set(errors);
+      for (let j = J - 1; j > 0; j--) {
+        const p = skeleton.parents[j]!;
+        if (p >= 0 && subtreeMax[j]! > subtreeMax[p]!) subtreeMax[p] = subtreeMax[j]!;
+      }
+      for (const slot of slots) {
+        const room = target / Math.max(subtreeMax[Math.floor(slot / 3)]!, 1e-30);
+        if (room > 1.15) change.set(slot, Math.min(1.6, Math.sqrt(room)));
+      }
+      if (change.size === 0) break;
+    }
+    for (const [slot, factor] of change) {
+      share.set(slot, share.get(slot)! * factor);
+      fit(slot);
+      evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest, quatMode);
+    }
+  }
+  if (best) {
+    for (const [slot, track] of best.fitted) fitted.set(slot, track);
+  }
+
+  const tracks: CompressedTrack[] = [];
+  const trackIndex = new Int32Array(3 * J).fill(-1);
+  for (const slot of [...slots].sort((a, b) => a - b)) {
+    const track = fitted.get(slot);
+    if (!track) continue;
+    trackIndex[slot] = tracks.length;
+    tracks.push(track);
+  }
+  const compressed: CompressedClip = Object.freeze({
+    name: clip.name, skeleton, sampleRate: rate, frameCount: F, startTime: start, duration: clip.duration,
+    loopMode: clip.loopMode, tracks: Object.freeze(tracks), trackIndex,
+  });
+  const stats = measureCompression(clip, compressed, { tolerance: toleranceM, virtualVertexDistance: vvM, unitsPerMetre: upm, quatMode }, passes);
+  if (stats.maxError > toleranceM) {
+    diagnostics.push({
+      code: "W_COMPRESS_TOLERANCE_NOT_MET", severity: "warning", file, pointer: "",
+      message: `largest error ${(stats.maxError * 1000).toFixed(4)} mm (joint "${stats.worstJoint}") exceeds the tolerance ${(toleranceM * 1000).toFixed(4)} mm`,
+    });
+  }
+  options.onProgress?.(1);
+  return { compressed, stats, diagnostics };
+}
+
+/**
+ * Measures a compressed clip against its source at every grid frame (both sampled with their real
+ * samplers, model space in float64): sizes, ratio, per-joint maximum and mean virtual-vertex error.
+ */
+export function measureCompression(
+  clip: Clip,
+  compressed: CompressedClip,
+  options: { tolerance: number; virtualVertexDistance?: number; unitsPerMetre?: number; quatMode?: QuatInterpolation },
+  passes = 0,
+): CompressionStats {
+  const J = clip.skeleton.jointCount;
+  const F = compressed.frameCount;
+  const upm = options.unitsPerMetre ?? 1;
+  const vv = (options.virtualVertexDistance ?? 0.03) * upm;
+  const quatMode = options.quatMode ?? "slerp";
+  const ref = createFrameSequence(J, F);
+  const cand = createFrameSequence(J, F);
+  const pose = createPose(J);
+  const cursor = createClipCursor(clip);
+  const ccursor = createCompressedClipCursor(compressed);
+  for (let f = 0; f < F; f++) {
+    const time = Math.min(compressed.startTime + f / compressed.sampleRate, clip.duration);
+    sampleClip(pose, clip, time, cursor, quatMode);
+    storeFrame(ref, pose, f);
+    sampleCompressedClip(pose, compressed, compressed.startTime + f / compressed.sampleRate, ccursor, quatMode);
+    storeFrame(cand, pose, f);
+  }
+  const refModel = modelTransforms(new Float64Array(12 * J * F), clip.skeleton, ref);
+  const candModel = modelTransforms(new Float64Array(12 * J * F), clip.skeleton, cand);
+  const jointMaxError = new Float64Array(J);
+  const mean = jointErrors(jointMaxError, refModel, candModel, J, F, vv);
+  let worst = 0;
+  for (let j = 1; j < J; j++) if (jointMaxError[j]! > jointMaxError[worst]!) worst = j;
+  for (let j = 0; j < J; j++) jointMaxError[j] = jointMaxError[j]! / upm;
+  const rawBytes = 40 * J * F;
+  const compressedBytes = compressedByteLength(compressed);
+  let keyCount = 0;
+  for (const t of compressed.tracks) keyCount += t.keyCount;
+  return {
+    clip: clip.name, jointCount: J, frameCount: F, sampleRate: compressed.sampleRate,
+    rawBytes, compressedBytes, ratio: rawBytes / compressedBytes, tolerance: options.tolerance,
+    maxError: J > 0 ? jointMaxError[worst]! : 0, meanError: mean / upm,
+    worstJoint: J > 0 ? clip.skeleton.names[worst]! : "", worstJointIndex: J > 0 ? worst : -1,
+    jointMaxError, trackCount: compressed.tracks.length, keyCount, passes,
+  };
+}
+
+function storeFrame(seq: FrameSequence, pose: Pose, f: number): void {
+  const F = seq.frameCount;
+  for (let j = 0; j < seq.jointCount; j++) {
+    const i = j * F + f;
+    for (let c = 0; c < 3; c++) {
+      seq.t[3 * i + c] = pose.t[3 * j + c]!;
+      seq.s[3 * i + c] = pose.s[3 * j + c]!;
+    }
+    for (let c = 0; c < 4; c++) seq.r[4 * i + c] = pose.r[4 * j + c]!;
+  }
+}
+
+/** Flips rotation frames so consecutive ones lie in the same hemisphere (q and −q are one rotation). */
+function makeHemisphereContinuous(seq: FrameSequence): void {
+  const F = seq.frameCount;
+  const r = seq.r;
+  for (let j = 0; j < seq.jointCount; j++) {
+    for (let f = 1; f < F; f++) {
+      const a = 4 * (j * F + f - 1);
+      const b = a + 4;
+      if (r[a]! * r[b]! + r[a + 1]! * r[b + 1]! + r[a + 2]! * r[b + 2]! + r[a + 3]! * r[b + 3]! < 0) {
+        for (let c = 0; c < 4; c++) r[b + c] = -r[b + c]!;
+      }
+    }
+  }
+}
+
+/**
+ * Lever arm per joint: the virtual-vertex distance plus the farthest any joint of its subtree gets
+ * from it over the clip (an angle error θ at the joint moves that joint's vertices by about θ × lever).
+ */
+function leverArms(model: Float64Array, parents: Int16Array, J: number, F: number, vv: number): Float64Array {
+  const lever = new Float64Array(J);
+  for (let f = 0; f < F; f++) {
+    for (let k = 0; k < J; k++) {
+      const ko = (f * J + k) * 12;
+      for (let a = parents[k]!; a >= 0; a = parents[a]!) {
+        const ao = (f * J + a) * 12;
+        const d = Math.hypot(model[ko + 9]! - model[ao + 9]!, model[ko + 10]! - model[ao + 10]!, model[ko + 11]! - model[ao + 11]!);
+        if (d > lever[a]!) lever[a] = d;
+      }
+    }
+  }
+  for (let j = 0; j < J; j++) lever[j] = lever[j]! + vv;
+  return lever;
+}
+
+function fitTargetFor(ref: FrameSequence, rest: Pose, slot: number, F: number, lever: Float64Array): FitTarget {
+  const joint = Math.floor(slot / 3);
+  const k = slot % 3;
+  const path: TrackPath = k === 0 ? "translation" : k === 1 ? "rotation" : "scale";
+  const stride = k === 1 ? 4 : 3;
+  const src = k === 0 ? ref.t : k === 1 ? ref.r : ref.s;
+  const restSrc = k === 0 ? rest.t : k === 1 ? rest.r : rest.s;
+  return {
+    joint, path, frameCount: F, lever: lever[joint]!,
+    values: src.subarray(joint * F * stride, (joint + 1) * F * stride),
+    rest: restSrc.subarray(stride * joint, stride * joint + stride),
+  };
+}
+
+function fillRest(seq: FrameSequence, rest: Pose): void {
+  for (let j = 0; j < seq.jointCount; j++) {
+    for (let f = 0; f < seq.frameCount; f++) {
+      const i = j * seq.frameCount + f;
+      for (let c = 0; c < 3; c++) {
+        seq.t[3 * i + c] = rest.t[3 * j + c]!;
+        seq.s[3 * i + c] = rest.s[3 * j + c]!;
+      }
+      for (let c = 0; c < 4; c++) seq.r[4 * i + c] = rest.r[4 * j + c]!;
+    }
+  }
+}
+
+const pair = new Float32Array(8);
+
+/** Writes what `sampleCompressedClip` gives for one track at every grid frame into `seq`. */
+function evaluateSlot(seq: FrameSequence, slot: number, track: CompressedTrack | undefined, rest: Pose, quatMode: QuatInterpolation): void {
+  const joint = Math.floor(slot / 3);
+  const k = slot % 3;
+  const stride = k === 1 ? 4 : 3;
+  const out = k === 0 ? seq.t : k === 1 ? seq.r : seq.s;
+  const F = seq.frameCount;
+  const base = joint * F * stride;
+  if (!track || track.encoding === TrackEncoding.CONSTANT) {
+    const src = track ? track.params : (k === 0 ? rest.t : k === 1 ? rest.r : rest.s).subarray(stride * joint, stride * joint + stride);
+    for (let f = 0; f < F; f++) for (let c = 0; c < stride; c++) out[base + f * stride + c] = src[c]!;
+    return;
+  }
+  let f1 = 0;
+  for (let key = 0; key + 1 < track.keyCount; key++) {
+    decodeKey(pair, 0, track, key);
+    decodeKey(pair, 4, track, key + 1);
+    const f0 = f1;
+    f1 = keyAtOrAfter(track.keyMask, f0 + 1);
+    const last = key + 2 === track.keyCount ? f1 : f1 - 1;
+    for (let f = f0; f <= last; f++) {
+      const a = (f - f0) / (f1 - f0);
+      const o = base + f * stride;
+      if (stride === 4) {
+        quatInterpolate(quatMode, out, o, pair, 0, pair, 4, a);
+      } else {
+        for (let c = 0; c < 3; c++) out[o + c] = (1 - a) * pair[c]! + a * pair[4 + c]!;
+      }
+    }
+  }
+}
+
+/** Warns when source keys do not lie on the grid (between grid frames the compressed curve is linear). */
+function warnOffGrid(clip: Clip, rate: number, start: number, diagnostics: Diagnostic[]): void {
+  let offGrid = 0;
+  let cubic = 0;
+  for (const track of clip.tracks) {
+    if (track.interpolation === "CUBICSPLINE") cubic++;
+    for (let i = 0; i < track.times.length; i++) {
+      const u = (track.times[i]! - start) * rate;
+      if (Math.abs(u - Math.round(u)) > 1e-3) {
+        offGrid++;
+        break;
+      }
+    }
+  }
+  if (offGrid > 0 || cubic > 0) {
+    diagnostics.push({
+      code: "W_COMPRESS_OFF_GRID", severity: "warning", file: clip.name, pointer: "",
+      message: `${offGrid} track(s) have keys off the ${rate.toFixed(3)} Hz grid and ${cubic} are CUBICSPLINE; the error is measured at grid frames only`,
+    });
+  }
+}

@@ -1,0 +1,397 @@
+import { compileBlendSpace2D } from "../blend-space/compile-blend-space-2d.ts";
+import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { createRootMotionExtractor } from "../root-motion/root-motion.ts";
+import { makeAdditiveClip } from "../clip/additive-clip.ts";
+import { descendantsOf, type Skeleton } from "../skeleton/skeleton.ts";
+import type {
+  CompareOp, GraphSpec, MachineSpec, MotionSpec, ParamRef, ParamType, StateSpec,
+} from "../spec/graph-spec.ts";
+import {
+  INTERRUPT, OP,
+  type CompiledCondition, type CompiledGraph, type CompiledLayer, type CompiledMachine, type CompiledMotion,
+  type CompiledParam, type CompiledState, type CompiledTransition, type ResolvedRuntimeOptions, type RuntimeOptions,
+} from "./compiled-graph.ts";
+import { isProceduralClip, type MotionSource } from "./motion-source.ts";
+
+export interface CompileGraphResult {
+  /** The compiled graph, absent when any diagnostic is an error. */
+  readonly graph?: CompiledGraph;
+  readonly diagnostics: Diagnostic[];
+}
+
+const OPS: Record<CompareOp, number> = { ">": OP.gt, ">=": OP.ge, "<": OP.lt, "<=": OP.le, "==": OP.eq, "!=": OP.ne };
+
+/** Resolves runtime options to their defaults; throws on out-of-range values (a programmer error). */
+export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRuntimeOptions {
+  const deterministic = options.deterministic ?? false;
+  const resolved: ResolvedRuntimeOptions = {
+    deterministic,
+    quatMode: deterministic ? "fastSlerp" : "slerp",
+    sourceTime: options.sourceTime ?? "advance",
+    targetTime: options.targetTime ?? "reset",
+    interruptMode: options.interruptMode ?? "stack",
+    maxStackDepth: options.maxStackDepth ?? 8,
+    maxSubstep: options.maxSubstep ?? 0.1,
+    maxSubsteps: options.maxSubsteps ?? 16,
+    maxChain: options.maxChain ?? 8,
+    eventCapacity: options.eventCapacity ?? 256,
+    additiveReference: options.additiveReference ?? "firstFrame",
+  };
+  const intOk = (v: number, min: number): boolean => Number.isInteger(v) && v >= min;
+  if (!intOk(resolved.maxStackDepth, 1)) throw new RangeError(`maxStackDepth must be an integer ≥ 1, got ${resolved.maxStackDepth}`);
+  if (!intOk(resolved.maxSubsteps, 1)) throw new RangeError(`maxSubsteps must be an integer ≥ 1, got ${resolved.maxSubsteps}`);
+  if (!intOk(resolved.maxChain, 1)) throw new RangeError(`maxChain must be an integer ≥ 1, got ${resolved.maxChain}`);
+  if (!intOk(resolved.eventCapacity, 1)) throw new RangeError(`eventCapacity must be an integer ≥ 1, got ${resolved.eventCapacity}`);
+  if (!(resolved.maxSubstep > 0 && Number.isFinite(resolved.maxSubstep))) throw new RangeError(`maxSubstep must be > 0, got ${resolved.maxSubstep}`);
+  return Object.freeze(resolved);
+}
+
+/**
+ * Compiles a validated GraphSpec against a skeleton and its clips: every name (parameter, state, clip,
+ * mask joint) becomes an index, masks become per-joint Float32Arrays, 2D blend spaces are triangulated
+ * (freeform) or indexed (grid), and each state gets its transition table in priority order. Never
+ * throws on user data; problems come back as diagnostics (codes in docs/runtime.md) and no graph.
+ * `clips` may be an array (keyed by clip name) or a Map from name to a Clip or a ProceduralClip.
+ */
+export function compileGraph(
+  spec: GraphSpec,
+  skeleton: Skeleton,
+  clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>,
+  options: RuntimeOptions = {},
+): CompileGraphResult {
+  const file = spec.file;
+  const diagnostics: Diagnostic[] = [];
+  const error = (code: string, pointer: string, message: string): void => {
+    diagnostics.push({ code, severity: "error", file, pointer, message });
+  };
+  const resolvedOptions = resolveRuntimeOptions(options);
+
+  const clipMap = new Map<string, MotionSource>();
+  if (clips instanceof Map) for (const [name, clip] of clips) clipMap.set(name, clip);
+  else for (const clip of clips as readonly MotionSource[]) if (!clipMap.has(clip.name)) clipMap.set(clip.name, clip);
+  const sourceList: MotionSource[] = [];
+  const sourceIds = new Map<MotionSource, number>();
+  // Clips played by additive layers are converted once into delta clips (makeAdditiveClip).
+  const additiveOf = new Map<MotionSource, MotionSource>();
+  let inAdditiveLayer = false;
+  const resolveClip = (name: string, pointer: string): { source: MotionSource; index: number } | null => {
+    let source = clipMap.get(name);
+    if (!source) {
+      error("E_UNKNOWN_CLIP", pointer, `unknown clip "${name}"`);
+      return null;
+    }
+    if (!isProceduralClip(source) && source.skeleton !== skeleton && source.skeleton.jointCount !== skeleton.jointCount) {
+      error("E_CLIP_SKELETON", pointer, `clip "${name}" is bound to a skeleton with ${source.skeleton.jointCount} joints, not ${skeleton.jointCount}`);
+      return null;
+    }
+    if (inAdditiveLayer && !isProceduralClip(source)) {
+      const original = source;
+      source = additiveOf.get(original) ?? makeAdditiveClip(original, resolvedOptions.additiveReference === "rest" ? { kind: "rest" } : { kind: "firstFrame" });
+      additiveOf.set(original, source);
+    }
+    let index = sourceIds.get(source);
+    if (index === undefined) {
+      index = sourceList.length;
+      sourceList.push(source);
+      sourceIds.set(source, index);
+    }
+    return { source, index };
+  };
+
+  // Parameters.
+  const params: CompiledParam[] = [];
+  const paramIndex = new Map<string, number>();
+  for (const p of spec.parameters.values()) {
+    const def = typeof p.default === "boolean" ? (p.default ? 1 : 0) : p.default;
+    paramIndex.set(p.name, params.length);
+    params.push({ name: p.name, type: p.type, slot: params.length, default: p.type === "trigger" ? 0 : def });
+  }
+  const paramSlot = (name: string, pointer: string, allowed: readonly ParamType[], what: string): number => {
+    const slot = paramIndex.get(name);
+    if (slot === undefined) {
+      error("E_UNKNOWN_PARAM", pointer, `unknown parameter "${name}"`);
+      return -1;
+    }
+    const type = params[slot]!.type;
+    if (!allowed.includes(type)) {
+      error("E_PARAM_TYPE", pointer, `${what} needs a ${allowed.join(" or ")} parameter; "${name}" is ${type}`);
+      return -1;
+    }
+    return slot;
+  };
+  const numberOrParam = (v: number | ParamRef, pointer: string, what: string): { value: number; slot: number } => {
+    if (typeof v === "number") return { value: v, slot: -1 };
+    return { value: 1, slot: paramSlot(v.param, pointer, ["float", "int"], what) };
+  };
+
+  // Masks.
+  const maskArrays = new Map<string, Float32Array>();
+  for (const m of spec.masks.values()) {
+    const arr = new Float32Array(skeleton.jointCount);
+    const mark = (names: readonly string[], listName: string, value: number): void => {
+      names.forEach((jointName, i) => {
+        const j = skeleton.indexOf.get(jointName);
+        if (j === undefined) {
+          error("E_UNKNOWN_JOINT", childPointer(childPointer(m.pointer, listName), i), `mask "${m.name}": the skeleton has no joint "${jointName}"`);
+          return;
+        }
+        for (const d of descendantsOf(skeleton, j)) arr[d] = value;
+      });
+    };
+    mark(m.include, "include", m.weight);
+    mark(m.exclude, "exclude", 0);
+    maskArrays.set(m.name, arr);
+  }
+
+  const groupIds = new Map<string, number>();
+  const machines: CompiledMachine[] = [];
+
+  const compileMotion = (motion: MotionSpec, path: string, depth: number): CompiledMotion | null => {
+    switch (motion.kind) {
+      case "clip": {
+        const c = resolveClip(motion.clip, motion.pointer);
+        return c ? { kind: "clip", source: c.source, sourceIndex: c.index } : null;
+      }
+      case "blend1d": {
+        const slot = paramSlot(motion.param, childPointer(motion.pointer, "param"), ["float", "int"], "a 1D blend");
+        const sources: MotionSource[] = [];
+        const indices: number[] = [];
+        const positions = new Float64Array(motion.children.length);
+        motion.children.forEach((child, i) => {
+          positions[i] = child.at;
+          const c = resolveClip(child.clip, childPointer(child.pointer, "clip"));
+          if (c) {
+            sources.push(c.source);
+            indices.push(c.index);
+          }
+        });
+        if (motion.children.length === 0) error("E_BLEND_EMPTY", motion.pointer, "a 1D blend needs at least one child");
+        if (slot < 0 || sources.length !== motion.children.length || sources.length === 0) return null;
+        return {
+          kind: "blend1d", slot, weighting: motion.weighting, sync: motion.sync, positions, sources,
+          sourceIndices: Int32Array.from(indices), durations: Float64Array.from(sources, (c) => c.duration),
+        };
+      }
+      case "blend2d": {
+        const slotX = paramSlot(motion.params[0], childPointer(childPointer(motion.pointer, "params"), 0), ["float", "int"], "a 2D blend");
+        const slotY = paramSlot(motion.params[1], childPointer(childPointer(motion.pointer, "params"), 1), ["float", "int"], "a 2D blend");
+        const sources: MotionSource[] = [];
+        const indices: number[] = [];
+        for (const s of motion.samples) {
+          const c = resolveClip(s.clip, childPointer(s.pointer, "clip"));
+          if (c) {
+            sources.push(c.source);
+            indices.push(c.index);
+          }
+        }
+        if (slotX < 0 || slotY < 0 || sources.length !== motion.samples.length) return null;
+        const samplesPointer = childPointer(motion.pointer, "samples");
+        if (motion.mode === "freeform") {
+          const r = compileBlendSpace2D(motion.samples, { file, pointer: samplesPointer });
+          diagnostics.push(...r.diagnostics);
+          if (!r.compiled) return null;
+          return { kind: "blend2d", slotX, slotY, mode: "freeform", sync: motion.sync, sources, sourceIndices: Int32Array.from(indices), durations: Float64Array.from(sources, (c) => c.duration), space: r.compiled, grid: null };
+        }
+        const xs = [...new Set(motion.samples.map((s) => s.x))].sort((a, b) => a - b);
+        const ys = [...new Set(motion.samples.map((s) => s.y))].sort((a, b) => a - b);
+        const cellSample = new Int32Array(xs.length * ys.length).fill(-1);
+        let ok = true;
+        motion.samples.forEach((s, i) => {
+          const cell = ys.indexOf(s.y) * xs.length + xs.indexOf(s.x);
+          if (cellSample[cell] !== -1) {
+            error("E_BLEND_DUPLICATE_SAMPLE", childPointer(samplesPointer, i), `grid sample ${i} at (${s.x}, ${s.y}) duplicates sample ${cellSample[cell]}`);
+            ok = false;
+          } else cellSample[cell] = i;
+        });
+        if (ok && cellSample.includes(-1)) {
+          error("E_BLEND_GRID_INCOMPLETE", samplesPointer, `a grid blend needs one sample at every (x, y) of its ${xs.length} × ${ys.length} grid; ${cellSample.filter((c) => c === -1).length} missing`);
+          ok = false;
+        }
+        if (!ok) return null;
+        return {
+          kind: "blend2d", slotX, slotY, mode: "grid", sync: motion.sync, sources, sourceIndices: Int32Array.from(indices),
+          durations: Float64Array.from(sources, (c) => c.duration), space: null,
+          grid: { xs: Float64Array.from(xs), ys: Float64Array.from(ys), cellSample },
+        };
+      }
+      case "machine": {
+        const m = compileMachine(motion.machine, path, depth + 1);
+        return m ? { kind: "machine", machine: m } : null;
+      }
+    }
+  };
+
+  const compileState = (s: StateSpec, index: number, path: string, depth: number): CompiledState | null => {
+    const motion = compileMotion(s.motion, `${path}/${s.name}`, depth);
+    const speed = numberOrParam(s.speed, childPointer(s.pointer, "speed"), "a state speed");
+    let syncGroup = -1;
+    if (s.syncGroup !== undefined) {
+      syncGroup = groupIds.get(s.syncGroup) ?? groupIds.size;
+      groupIds.set(s.syncGroup, syncGroup);
+    }
+    if (!motion) return null;
+    const loop = s.loop ?? (motion.kind === "clip" ? motion.source.loopMode : "loop");
+    const events = [...s.events].sort((a, b) => a.time - b.time).map((e) => Object.freeze({ name: e.name, time: e.time }));
+    return Object.freeze({
+      index, name: s.name, pointer: s.pointer, motion, speed: speed.value, speedSlot: speed.slot, loop,
+      events: Object.freeze(events), final: s.final, syncGroup,
+    });
+  };
+
+  const compileMachine = (spec: MachineSpec, path: string, depth: number): CompiledMachine | null => {
+    const id = machines.length;
+    machines.push(null as unknown as CompiledMachine); // reserve the id: nested machines come after
+    const stateIndex = new Map<string, number>();
+    for (const name of spec.states.keys()) stateIndex.set(name, stateIndex.size);
+    const states: (CompiledState | null)[] = [];
+    for (const s of spec.states.values()) states.push(compileState(s, states.length, path, depth));
+    const entry = stateIndex.get(spec.entry);
+    if (entry === undefined) error("E_UNKNOWN_STATE", childPointer(spec.pointer, "entry"), `entry state "${spec.entry}" is not a state of this machine`);
+    const transitions: CompiledTransition[] = [];
+    let ok = entry !== undefined && states.every((s) => s !== null);
+    spec.transitions.forEach((t) => {
+      const from = t.from === "*" ? -1 : stateIndex.get(t.from);
+      const to = stateIndex.get(t.to);
+      if (from === undefined) error("E_UNKNOWN_STATE", childPointer(t.pointer, "from"), `unknown state "${t.from}"`);
+      if (to === undefined) error("E_UNKNOWN_STATE", childPointer(t.pointer, "to"), `unknown state "${t.to}"`);
+      const conditions: CompiledCondition[] = [];
+      const triggers: number[] = [];
+      t.conditions.forEach((c) => {
+        const slot = paramIndex.get(c.param);
+        if (slot === undefined) {
+          error("E_UNKNOWN_PARAM", childPointer(c.pointer, "param"), `unknown parameter "${c.param}"`);
+          return;
+        }
+        const type = params[slot]!.type;
+        const isBoolValue = typeof c.value === "boolean";
+        if ((type === "bool" || type === "trigger") !== isBoolValue) {
+          error("E_PARAM_TYPE", childPointer(c.pointer, "value"), `parameter "${c.param}" is ${type}; compared with ${JSON.stringify(c.value)}`);
+          return;
+        }
+        if (type === "trigger") triggers.push(slot);
+        conditions.push({ slot, type, op: OPS[c.op], value: typeof c.value === "boolean" ? (c.value ? 1 : 0) : c.value });
+      });
+      if (from === undefined || to === undefined) {
+        ok = false;
+        return;
+      }
+      transitions.push(Object.freeze({
+        index: transitions.length, pointer: t.pointer, from, to, conditions: Object.freeze(conditions),
+        triggerSlots: Int32Array.from(triggers), duration: Math.max(0, t.duration), curve: t.curve,
+        exitTime: t.exitTime ?? -1, offset: t.offset, interruption: INTERRUPT[t.interruption.source],
+        interruptionName: t.interruption.source, freeze: t.interruption.freeze, canTransitionToSelf: t.canTransitionToSelf,
+      }));
+    });
+    if (!ok) return null;
+    const outgoing = states.map((_, s) => Int32Array.from(transitions.filter((t) => t.from === s || (t.from === -1 && (t.to !== s || t.canTransitionToSelf))).map((t) => t.index)));
+    const cycle = findZeroDurationCycle(states.length, transitions, outgoing);
+    if (cycle) {
+      const names = cycle.map((i) => [...stateIndex.keys()][i]).join(" → ");
+      const first = transitions.find((t) => t.duration === 0 && (t.from === cycle[0] || t.from === -1) && t.to === cycle[1 % cycle.length]);
+      error("E_ZERO_DURATION_CYCLE", first?.pointer ?? spec.pointer, `zero-duration transitions form a cycle (${names}): a step could switch states forever`);
+      return null;
+    }
+    const machine: CompiledMachine = Object.freeze({
+      id, path, pointer: spec.pointer, entry: entry!, states: Object.freeze(states as CompiledState[]), stateIndex,
+      transitions: Object.freeze(transitions), outgoing: Object.freeze(outgoing), depth,
+    });
+    machines[id] = machine;
+    return machine;
+  };
+
+  const layers: CompiledLayer[] = [];
+  spec.layers.forEach((l, i) => {
+    const w = numberOrParam(l.weight, childPointer(l.pointer, "weight"), "a layer weight");
+    let mask: Float32Array | null = null;
+    if (l.mask !== undefined) {
+      mask = maskArrays.get(l.mask) ?? null;
+      if (!mask) error("E_UNKNOWN_MASK", childPointer(l.pointer, "mask"), `unknown mask "${l.mask}"`);
+    }
+    inAdditiveLayer = l.mode === "additive";
+    const machine = compileMachine(l.machine, l.name, 0);
+    inAdditiveLayer = false;
+    if (machine) layers.push(Object.freeze({ index: i, name: l.name, mode: l.mode, weight: w.value, weightSlot: w.slot, mask, machine }));
+  });
+  if (spec.layers.length === 0) error("E_NO_LAYERS", "/layers", "the graph has no layers");
+
+  let rootJoint = -1;
+  const rm = options.rootMotion ?? null;
+  if (rm === "auto") {
+    rootJoint = autoRootJoint(skeleton, sourceList);
+  } else if (rm !== null) {
+    rootJoint = skeleton.indexOf.get(rm) ?? -1;
+    if (rootJoint < 0) error("E_UNKNOWN_JOINT", "", `root motion joint "${rm}" is not in the skeleton`);
+  }
+
+  if (diagnostics.some((d) => d.severity === "error")) return { diagnostics };
+  const additiveClips = new Set(additiveOf.values());
+  const graph: CompiledGraph = Object.freeze({
+    name: spec.name, file, skeleton, params: Object.freeze(params), paramIndex, layers: Object.freeze(layers),
+    machines: Object.freeze(machines), options: resolvedOptions, rootJoint,
+    hasProcedural: sourceList.some(isProceduralClip),
+    rootExtractors: new Map(rootJoint < 0 ? [] : sourceList.flatMap((src) => (isProceduralClip(src) || additiveClips.has(src) ? [] : [[src, createRootMotionExtractor(src, rootJoint)] as const]))),
+  });
+  return { graph, diagnostics };
+}
+
+/**
+ * The root-motion joint for "auto": the lowest-index joint whose translation track moves (its keys span
+ * more than 1e-6 units) in some keyframed clip; else the lowest-index joint with any translation track;
+ * else -1.
+ */
+function autoRootJoint(skeleton: Skeleton, sources: readonly MotionSource[]): number {
+  let moving = -1;
+  let any = -1;
+  for (const s of sources) {
+    if (isProceduralClip(s)) continue;
+    for (const track of s.tracks) {
+      if (track.path !== "translation") continue;
+      const j = track.joint;
+      if (any < 0 || j < any) any = j;
+      if ((moving < 0 || j < moving) && translationMoves(track.values, track.interpolation === "CUBICSPLINE")) moving = j;
+    }
+  }
+  return moving >= 0 ? moving : any;
+}
+
+function translationMoves(values: Float32Array, cubic: boolean): boolean {
+  const stride = cubic ? 9 : 3;
+  const o = cubic ? 3 : 0;
+  for (let k = stride; k + o + 2 < values.length; k += stride) {
+    for (let c = 0; c < 3; c++) if (Math.abs(values[k + o + c]! - values[o + c]!) > 1e-6) return true;
+  }
+  return false;
+}
+
+/**
+ * A cycle of zero-duration transitions (state indices in order), or null. Edges: each state's
+ * outgoing transitions (its own and "*") with duration 0. Conditions are ignored on purpose: whether
+ * they can hold together is undecidable in general, and an instant loop is never intended.
+ */
+function findZeroDurationCycle(n: number, transitions: readonly CompiledTransition[], outgoing: readonly Int32Array[]): number[] | null {
+  const color = new Uint8Array(n); // 0 new, 1 on stack, 2 done
+  const stack: number[] = [];
+  const visit = (s: number): number[] | null => {
+    color[s] = 1;
+    stack.push(s);
+    for (const ti of outgoing[s]!) {
+      const t = transitions[ti]!;
+      if (t.duration !== 0) continue;
+      if (color[t.to] === 1) return stack.slice(stack.indexOf(t.to));
+      if (color[t.to] === 0) {
+        const c = visit(t.to);
+        if (c) return c;
+      }
+    }
+    stack.pop();
+    color[s] = 2;
+    return null;
+  };
+  for (let s = 0; s < n; s++) {
+    if (color[s] === 0) {
+      const c = visit(s);
+      if (c) return c;
+    }
+  }
+  return null;
+}

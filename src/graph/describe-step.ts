@@ -1,0 +1,96 @@
+import type { CompiledGraph } from "./compiled-graph.ts";
+import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
+
+/** A plain, JSON-ready picture of one step (for tools: the CLI's `run`, the studio). Allocates. */
+export interface StepSnapshot {
+  readonly layers: readonly LayerSnapshot[];
+  readonly events: readonly EventSnapshot[];
+  /** [dx, dy, dz, dyaw] of the step. */
+  readonly rootDelta: readonly number[];
+  readonly substeps: number;
+}
+
+export interface LayerSnapshot {
+  readonly name: string;
+  readonly weight: number;
+  readonly state: string;
+  /** Running crossfades, oldest first. */
+  readonly transitions: readonly { readonly from: string; readonly to: string; readonly progress: number; readonly weight: number }[];
+  /** Influence of each contributing state (and "(frozen)" for a captured pose); sums to 1. */
+  readonly weights: Readonly<Record<string, number>>;
+  /** Nested machines' current states, "Outer/Inner" paths. */
+  readonly nested: readonly string[];
+}
+
+export interface EventSnapshot {
+  readonly type: string;
+  readonly layer: string;
+  /** Machine path ("base", "base/Combat"). */
+  readonly machine: string;
+  readonly state: string;
+  /** Transition events: the state left. */
+  readonly from?: string;
+  /** notify: the event name. */
+  readonly name?: string;
+  /** Seconds into the step. */
+  readonly time: number;
+}
+
+function nestedStates(mi: MachineInstance, prefix: string, out: string[]): void {
+  const nested = mi.nested[mi.current];
+  if (!nested) return;
+  const path = `${prefix}/${nested.machine.states[nested.current]!.name}`;
+  out.push(path);
+  nestedStates(nested, path, out);
+}
+
+/** Describes the instance right after `step` returned `result`. */
+export function describeStep(graph: CompiledGraph, instance: GraphInstance, result: StepResult): StepSnapshot {
+  const layers = instance.layers.map((mi, li): LayerSnapshot => {
+    const names = mi.machine.states.map((s) => s.name);
+    const weights: Record<string, number> = {};
+    mi.stateWeight.forEach((w, s) => { if (w > 0) weights[names[s]!] = w; });
+    if (mi.frozenWeight > 0) weights["(frozen)"] = mi.frozenWeight;
+    const nested: string[] = [];
+    nestedStates(mi, names[mi.current]!, nested);
+    return {
+      name: graph.layers[li]!.name,
+      weight: result.layers[li]!.weight,
+      state: names[mi.current]!,
+      transitions: mi.stack.slice(0, mi.depth).map((e) => ({ from: names[e.from]!, to: names[e.to]!, progress: e.progress, weight: e.weight })),
+      weights,
+      nested,
+    };
+  });
+  const events = result.events.items.slice(0, result.events.count).map((e): EventSnapshot => {
+    const machine = graph.machines[e.machine]!;
+    const base = { type: e.type, layer: graph.layers[e.layer]!.name, machine: machine.path, state: machine.states[e.state]?.name ?? "", time: e.time };
+    if (e.type === "notify") return { ...base, name: e.name };
+    if (e.type.startsWith("transition")) return { ...base, from: machine.states[e.from]?.name ?? "" };
+    return base;
+  });
+  return { layers, events, rootDelta: [...result.rootDelta], substeps: result.substeps };
+}
+
+function fixed(v: number, digits: number): string {
+  const s = v.toFixed(digits);
+  return s.startsWith("-") && Number(s) === 0 ? s.slice(1) : s;
+}
+
+/** One human-readable line per step: time, each layer's state and crossfades, the events, the root motion. */
+export function formatStepLine(t: number, snap: StepSnapshot): string {
+  const layers = snap.layers.map((l) => {
+    const fades = l.transitions.map((x) => ` [${x.from}→${x.to} s=${fixed(x.progress, 2)} w=${fixed(x.weight, 2)}]`).join("");
+    const weight = l.weight === 1 ? "" : `(${fixed(l.weight, 2)})`;
+    const nested = l.nested.length ? ` {${l.nested.join(", ")}}` : "";
+    return `${l.name}${weight}: ${l.state}${nested}${fades}`;
+  }).join("  ");
+  const events = snap.events.map((e) => {
+    if (e.type === "notify") return `notify ${e.name} (${e.machine}/${e.state})`;
+    if (e.from !== undefined) return `${e.type} ${e.machine} ${e.from}→${e.state}`;
+    return `${e.type} ${e.machine}/${e.state}`;
+  });
+  const r = snap.rootDelta;
+  const root = `root=(${fixed(r[0]!, 4)} ${fixed(r[1]!, 4)} ${fixed(r[2]!, 4)} yaw ${fixed(r[3]!, 4)})`;
+  return `t=${fixed(t, 3)}  ${layers}  ${root}${events.length ? `  | ${events.join("; ")}` : ""}`;
+}

@@ -1,0 +1,50 @@
+import type { Pose } from "../pose/pose.ts";
+import type { CompiledGraph } from "./compiled-graph.ts";
+import { createInstance } from "./graph-instance.ts";
+import { runTimeline, timelineStepCount } from "./run-timeline.ts";
+import { createSha256, type Hasher } from "./sha256.ts";
+import type { Timeline } from "./timeline.ts";
+
+export interface DigestRunOptions {
+  /** Step length; default the timeline's dt. */
+  readonly dt?: number;
+  /** Hash factory; default the built-in pure-JavaScript SHA-256 (same bits in Node and browsers). */
+  readonly createHasher?: () => Hasher;
+}
+
+export interface RunDigest {
+  /** Hex SHA-256 over the pose bytes of every step. */
+  readonly digest: string;
+  readonly steps: number;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Feeds a pose's bytes to a hasher: t, then r, then s, each as little-endian float32. */
+export function hashPose(hasher: Hasher, pose: Pose): void {
+  for (const arr of [pose.t, pose.r, pose.s]) {
+    const bytes = new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength);
+    if (LITTLE_ENDIAN) hasher.update(bytes);
+    else {
+      const swapped = new Uint8Array(bytes.length);
+      for (let i = 0; i < bytes.length; i += 4) {
+        swapped[i] = bytes[i + 3]!; swapped[i + 1] = bytes[i + 2]!; swapped[i + 2] = bytes[i + 1]!; swapped[i + 3] = bytes[i]!;
+      }
+      hasher.update(swapped);
+    }
+  }
+}
+
+/**
+ * Runs `timeline` on a fresh instance of `graph` and hashes the local pose after every step
+ * (SHA-256 over t, r, s as little-endian float32, step after step). With a graph compiled in
+ * deterministic mode the digest is the same on every IEEE-754 JavaScript engine (Node, browsers),
+ * which is what lets the studio check its own replays against the CLI's.
+ */
+export function digestRun(graph: CompiledGraph, timeline: Timeline, options: DigestRunOptions = {}): RunDigest {
+  const dt = options.dt ?? timeline.dt;
+  const hasher = (options.createHasher ?? createSha256)();
+  const instance = createInstance(graph);
+  runTimeline(graph, instance, timeline, (_k, _t, result) => hashPose(hasher, result.pose), dt);
+  return { digest: hasher.digest(), steps: timelineStepCount(timeline, dt) };
+}

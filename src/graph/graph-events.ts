@@ -1,0 +1,64 @@
+/** What happened during a step, in order. */
+export type GraphEventType =
+  | "stateEntered" | "stateExited"
+  | "transitionStarted" | "transitionEnded" | "transitionInterrupted"
+  | "clipLooped" | "notify";
+
+/**
+ * One event. Preallocated and reused: read the fields during the step's aftermath, copy what you keep.
+ * Fields that do not apply to a type are -1 (indices) or "" (name).
+ */
+export interface GraphEvent {
+  type: GraphEventType;
+  /** Layer index. */
+  layer: number;
+  /** Machine id (graph.machines; nested machines have their own ids). */
+  machine: number;
+  /** The state concerned: entered, exited, looped, notifying; for transitions, the target. */
+  state: number;
+  /** Transition events: source state index (the state that was current) and transition index. */
+  from: number;
+  transition: number;
+  /** notify: the event name; other types: "". */
+  name: string;
+  /** When, in seconds since the start of the step. */
+  time: number;
+}
+
+/**
+ * The per-step event queue: `items[0 .. count − 1]` are this step's events, in order. Capacity is fixed
+ * (RuntimeOptions.eventCapacity); events past it are counted in `dropped`, never stored.
+ */
+export interface EventQueue {
+  readonly items: readonly GraphEvent[];
+  count: number;
+  dropped: number;
+}
+
+export function createEventQueue(capacity: number): EventQueue {
+  const items: GraphEvent[] = [];
+  for (let i = 0; i < capacity; i++) {
+    items.push({ type: "notify", layer: -1, machine: -1, state: -1, from: -1, transition: -1, name: "", time: 0 });
+  }
+  return { items, count: 0, dropped: 0 };
+}
+
+/** Appends an event (no allocation). */
+export function pushEvent(
+  q: EventQueue, type: GraphEventType, layer: number, machine: number, state: number,
+  from: number, transition: number, name: string, time: number,
+): void {
+  if (q.count >= q.items.length) {
+    q.dropped++;
+    return;
+  }
+  const e = q.items[q.count++]!;
+  e.type = type;
+  e.layer = layer;
+  e.machine = machine;
+  e.state = state;
+  e.from = from;
+  e.transition = transition;
+  e.name = name;
+  e.time = time;
+}

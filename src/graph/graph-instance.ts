@@ -1,0 +1,166 @@
+import { createClipCursor, type ClipCursor } from "../clip/clip-cursor.ts";
+import { createPose, type Pose } from "../pose/pose.ts";
+import type { CompiledGraph, CompiledMachine, CompiledState } from "./compiled-graph.ts";
+import { createEventQueue, type EventQueue } from "./graph-events.ts";
+import { isProceduralClip, type MotionSource } from "./motion-source.ts";
+
+/** One crossfade on a machine's transition stack. */
+export interface StackEntry {
+  /** Transition index in the machine, or -1 for a travel teleport. */
+  transition: number;
+  /** The state that was current when it started. */
+  from: number;
+  /** Its target state. */
+  to: number;
+  /** Seconds since it started. */
+  elapsed: number;
+  /** Linear progress s = elapsed / duration in [0, 1]. */
+  progress: number;
+  /** Curve weight w = curve(s). */
+  weight: number;
+}
+
+/**
+ * The per-character state of one state machine (a layer's, or a nested one). Plain data.
+ * The blend it produces: base = the source state's pose (or `frozen` when `source` is -1), then for each
+ * stack entry i from the bottom: pose = blend(pose, pose(entry.to), entry.weight).
+ */
+export interface MachineInstance {
+  readonly machine: CompiledMachine;
+  readonly layer: number;
+  /** The one current state (the top entry's target while fading). */
+  current: number;
+  /** Bottom of the blend: a state index, or -1 for the frozen pose. Meaningless when depth is 0. */
+  source: number;
+  /** Number of live stack entries. */
+  depth: number;
+  readonly stack: StackEntry[];
+  readonly frozen: Pose;
+  /** Per state: its local time in seconds, unwrapped (grows past the cycle; wrapped when sampled). */
+  readonly stateTime: Float64Array;
+  /** Per state: its time at the start of the current sub-step (for events and root motion). */
+  readonly statePrevTime: Float64Array;
+  /** Per state: normalised phase, unwrapped, for synchronised blends (cycles completed + fraction). */
+  readonly statePhase: Float64Array;
+  readonly statePrevPhase: Float64Array;
+  /** Per state: the sub-step stamp when it last advanced. */
+  readonly advancedAt: Int32Array;
+  /** Per state: its influence on this machine's output after the last step (sums to 1 with frozenWeight). */
+  readonly stateWeight: Float64Array;
+  frozenWeight: number;
+  /** Per state: blend child weights (blend1d / blend2d), else an empty array. */
+  readonly childWeights: readonly Float64Array[];
+  /** Grid blends: scratch weights per grid cell. */
+  readonly cellWeights: readonly Float64Array[];
+  /** Per state and child: a sampling cursor for keyframed clips (null for procedural ones). */
+  readonly cursors: readonly (readonly (ClipCursor | null)[])[];
+  /** Per state: the nested machine's instance when the state's motion is a machine. */
+  readonly nested: readonly (MachineInstance | null)[];
+  /** Pending travel path (transition indices), taken one by one. */
+  readonly travelPath: Int32Array;
+  travelLength: number;
+  travelNext: number;
+}
+
+/** Per-layer summary of the last step. */
+export interface LayerStepInfo {
+  /** Current state of the layer's machine. */
+  current: number;
+  /** Stack depth (0 = no crossfade). */
+  depth: number;
+  /** The layer's effective weight this step. */
+  weight: number;
+}
+
+/** What `step` returns; one object per instance, rewritten by every step. */
+export interface StepResult {
+  /** The final local pose. */
+  readonly pose: Pose;
+  /**
+   * Root motion during the step: (dx, dy, dz, dyaw) — displacement in model units in the character's
+   * frame at the step's start, and yaw change in radians (src/root-motion's convention); procedural
+   * clips add their rootVelocity × time × weight. Base layer (layer 0) only.
+   */
+  readonly rootDelta: Float64Array;
+  readonly events: EventQueue;
+  readonly layers: readonly LayerStepInfo[];
+  /** Sub-steps the step was split into (1 unless dt > maxSubstep). */
+  substeps: number;
+  /** Transitions fired during the step, all layers and machines. */
+  transitionsFired: number;
+}
+
+/** A character's runtime data for one compiled graph. */
+export interface GraphInstance {
+  readonly graph: CompiledGraph;
+  /** Parameter values by slot (bool/trigger as 0/1). */
+  readonly params: Float64Array;
+  /** One machine instance per layer. */
+  readonly layers: readonly MachineInstance[];
+  /** Every machine instance by machine id (layer machines and nested ones). */
+  readonly machines: readonly MachineInstance[];
+  /** Seconds simulated so far (sum of step dt). */
+  time: number;
+  /** Sub-step counter (stamps state advances). */
+  stamp: number;
+  readonly result: StepResult;
+  /** Scratch poses, used stack-wise during evaluation; grows only on first use of a deeper nesting. */
+  readonly pool: Pose[];
+  poolTop: number;
+  /** Per layer: that layer's pose before it is applied. */
+  readonly layerPose: Pose;
+}
+
+export function motionSources(state: CompiledState): readonly MotionSource[] {
+  const m = state.motion;
+  if (m.kind === "clip") return [m.source];
+  if (m.kind === "machine") return [];
+  return m.sources;
+}
+
+function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, layer: number, all: MachineInstance[]): MachineInstance {
+  const n = machine.states.length;
+  const J = graph.skeleton.jointCount;
+  const depthCap = graph.options.maxStackDepth;
+  const mi: MachineInstance = {
+    machine, layer, current: machine.entry, source: machine.entry, depth: 0,
+    stack: Array.from({ length: depthCap }, () => ({ transition: -1, from: -1, to: -1, elapsed: 0, progress: 0, weight: 0 })),
+    frozen: createPose(J),
+    stateTime: new Float64Array(n), statePrevTime: new Float64Array(n),
+    statePhase: new Float64Array(n), statePrevPhase: new Float64Array(n),
+    advancedAt: new Int32Array(n).fill(-1),
+    stateWeight: new Float64Array(n), frozenWeight: 0,
+    childWeights: machine.states.map((s) => new Float64Array(motionSources(s).length)),
+    cellWeights: machine.states.map((s) => (s.motion.kind === "blend2d" && s.motion.grid ? new Float64Array(s.motion.grid.cellSample.length) : new Float64Array(0))),
+    cursors: machine.states.map((s) => motionSources(s).map((src) => (isProceduralClip(src) ? null : createClipCursor(src)))),
+    nested: [],
+    travelPath: new Int32Array(Math.max(1, n)), travelLength: 0, travelNext: 0,
+  };
+  all[machine.id] = mi;
+  (mi as unknown as { nested: (MachineInstance | null)[] }).nested = machine.states.map((s) =>
+    s.motion.kind === "machine" ? createMachineInstance(graph, s.motion.machine, layer, all) : null);
+  mi.stateWeight[machine.entry] = 1;
+  return mi;
+}
+
+/**
+ * Creates a character's instance: parameters at their defaults, every machine in its entry state at
+ * time 0, and every buffer a step needs (poses, stacks, cursors, the event queue) preallocated.
+ */
+export function createInstance(graph: CompiledGraph): GraphInstance {
+  const J = graph.skeleton.jointCount;
+  const params = new Float64Array(graph.params.length);
+  for (const p of graph.params) params[p.slot] = p.default;
+  const machines: MachineInstance[] = new Array(graph.machines.length);
+  const layers = graph.layers.map((l) => createMachineInstance(graph, l.machine, l.index, machines));
+  const pool: Pose[] = [];
+  for (let i = 0; i < 4 + 2 * graph.machines.length; i++) pool.push(createPose(J));
+  return {
+    graph, params, layers, machines, time: 0, stamp: 0,
+    result: {
+      pose: createPose(J), rootDelta: new Float64Array(4), events: createEventQueue(graph.options.eventCapacity),
+      layers: graph.layers.map((l) => ({ current: l.machine.entry, depth: 0, weight: l.weight })), substeps: 0, transitionsFired: 0,
+    },
+    pool, poolTop: 0, layerPose: createPose(J),
+  };
+}

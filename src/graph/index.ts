@@ -1,0 +1,25 @@
+// The graph runtime: compile a GraphSpec, create per-character instances, command them, step them.
+export type {
+  CompiledGraph, CompiledParam, CompiledCondition, CompiledTransition, CompiledEvent, CompiledMotion, CompiledState,
+  CompiledMachine, CompiledLayer, InterruptMode, RuntimeOptions, ResolvedRuntimeOptions,
+} from "./compiled-graph.ts";
+export { OP, INTERRUPT } from "./compiled-graph.ts";
+export type { CompileGraphResult } from "./compile-graph.ts";
+export { compileGraph, resolveRuntimeOptions } from "./compile-graph.ts";
+export type { ProceduralClip, ProceduralClipInit, MotionSource } from "./motion-source.ts";
+export { createProceduralClip, isProceduralClip } from "./motion-source.ts";
+export type { GraphInstance, MachineInstance, StackEntry, StepResult, LayerStepInfo } from "./graph-instance.ts";
+export { createInstance } from "./graph-instance.ts";
+export type { GraphEvent, GraphEventType, EventQueue } from "./graph-events.ts";
+export type { TravelPlan } from "./commands.ts";
+export { setParam, getParam, trigger, resetTrigger, travel } from "./commands.ts";
+export { step, evaluateMachine } from "./step.ts";
+export type { Timeline, TimelineCommand, ParseTimelineResult } from "./timeline.ts";
+export { parseTimeline, readTimeline, parseDt } from "./timeline.ts";
+export { runTimeline, applyCommand, timelineStepCount } from "./run-timeline.ts";
+export type { Hasher } from "./sha256.ts";
+export { createSha256 } from "./sha256.ts";
+export type { DigestRunOptions, RunDigest } from "./digest-run.ts";
+export { digestRun, hashPose } from "./digest-run.ts";
+export type { StepSnapshot, LayerSnapshot, EventSnapshot } from "./describe-step.ts";
+export { describeStep, formatStepLine } from "./describe-step.ts";

@@ -1,0 +1,55 @@
+import type { Clip, LoopMode } from "../clip/clip.ts";
+import type { Pose } from "../pose/pose.ts";
+
+/**
+ * A clip computed by a function instead of keyframes: the seed demo's sine "clips", test fixtures, or
+ * a game's procedural motion. It must write every joint of `out` (sampling is pure: same time, same
+ * pose) and allocate nothing. Root motion of a procedural clip is a constant velocity (`rootVelocity`,
+ * units per second of clip time), integrated over the step's real time weighted by the clip's weight.
+ */
+export interface ProceduralClip {
+  readonly procedural: true;
+  readonly name: string;
+  /**
+   * Cycle length in seconds (> 0): loops, events and exit times are measured against it. `Infinity`
+   * makes an endless motion: it is sampled at the state's unwrapped time, never loops, and its
+   * normalised time stays 0 (exit times other than 0 never pass).
+   */
+  readonly duration: number;
+  /** Default playback mode (a state may override it). */
+  readonly loopMode: LoopMode;
+  /** Writes the pose at clip time `time` (already wrapped into [0, duration]) into `out`. */
+  sample(out: Pose, time: number): void;
+  /** Constant root velocity (x, y, z) in units per second; default zero. */
+  readonly rootVelocity?: readonly [number, number, number];
+}
+
+/** What a state's motion plays: a keyframed `Clip` bound to the graph's skeleton, or a procedural clip. */
+export type MotionSource = Clip | ProceduralClip;
+
+export function isProceduralClip(source: MotionSource): source is ProceduralClip {
+  return (source as ProceduralClip).procedural === true;
+}
+
+export interface ProceduralClipInit {
+  readonly name: string;
+  readonly duration: number;
+  readonly loopMode?: LoopMode;
+  readonly sample: (out: Pose, time: number) => void;
+  readonly rootVelocity?: readonly [number, number, number];
+}
+
+/** Builds a procedural clip (throws on a non-positive or non-finite duration: a programmer error). */
+export function createProceduralClip(init: ProceduralClipInit): ProceduralClip {
+  if (!(init.duration > 0)) {
+    throw new RangeError(`procedural clip "${init.name}": duration must be > 0 (or Infinity), got ${init.duration}`);
+  }
+  return Object.freeze({
+    procedural: true as const,
+    name: init.name,
+    duration: init.duration,
+    loopMode: init.loopMode ?? "loop",
+    sample: init.sample,
+    ...(init.rootVelocity ? { rootVelocity: Object.freeze([...init.rootVelocity]) as unknown as readonly [number, number, number] } : {}),
+  });
+}

@@ -1,0 +1,46 @@
+import { setParam, travel, trigger } from "./commands.ts";
+import type { CompiledGraph } from "./compiled-graph.ts";
+import type { GraphInstance, StepResult } from "./graph-instance.ts";
+import { step } from "./step.ts";
+import type { Timeline, TimelineCommand } from "./timeline.ts";
+
+/** Number of steps a timeline run takes at `dt`: round(duration / dt). */
+export function timelineStepCount(timeline: Timeline, dt: number = timeline.dt): number {
+  return Math.round(timeline.duration / dt);
+}
+
+/**
+ * Plays a timeline on an instance: before step k (starting at t_k = k · dt, computed by multiplication
+ * so no error accumulates), every command with t ≤ t_k (+ 1e-9 · dt) not yet applied is applied in order;
+ * then `step(graph, instance, dt)`. `visit` sees each step's result (valid until the next step) and
+ * the commands applied before it. `dt` overrides the timeline's own.
+ */
+export function runTimeline(
+  graph: CompiledGraph,
+  instance: GraphInstance,
+  timeline: Timeline,
+  visit: (k: number, t: number, result: StepResult, applied: readonly TimelineCommand[]) => void,
+  dt: number = timeline.dt,
+): void {
+  const steps = timelineStepCount(timeline, dt);
+  const commands = timeline.commands;
+  let next = 0;
+  const applied: TimelineCommand[] = [];
+  for (let k = 0; k < steps; k++) {
+    const t = k * dt;
+    applied.length = 0;
+    while (next < commands.length && commands[next]!.t <= t + 1e-9 * dt) {
+      const c = commands[next++]!;
+      applyCommand(instance, c);
+      applied.push(c);
+    }
+    visit(k, t, step(graph, instance, dt), applied);
+  }
+}
+
+/** Applies one timeline command to an instance. */
+export function applyCommand(instance: GraphInstance, c: TimelineCommand): void {
+  if (c.kind === "set") setParam(instance, c.param, c.value);
+  else if (c.kind === "trigger") trigger(instance, c.param);
+  else travel(instance, c.layer, c.state);
+}

@@ -1,0 +1,393 @@
+import { applyLayer } from "../blend/apply-layer.ts";
+import { crossfade } from "../blend/crossfade.ts";
+import { sampleClip } from "../clip/sample-clip.ts";
+import { wrapTime } from "../clip/wrap-time.ts";
+import { evaluateCurve } from "../math/curves.ts";
+import { copyPose, createPose, type Pose } from "../pose/pose.ts";
+import { extractRootMotion, stripRootMotion } from "../root-motion/root-motion.ts";
+import { emitCrossings } from "../state-machine/clip-events.ts";
+import { NONE, pickTransition } from "../state-machine/select-transition.ts";
+import { childWeights, isSyncBlend, normalizedTime, stateCycle, stateSpeed } from "../state-machine/state-clock.ts";
+import { computeWeights, dropBottom } from "../state-machine/transition-stack.ts";
+import type { CompiledGraph, CompiledState } from "./compiled-graph.ts";
+import { pushEvent, type EventQueue, type GraphEvent } from "./graph-events.ts";
+import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
+import { isProceduralClip, type MotionSource } from "./motion-source.ts";
+
+/**
+ * Advances a character by `dt` seconds and evaluates its pose. Per layer machine and sub-step:
+ *
+ * 1. transitions: a pending travel step, else the first transition (priority order) whose exit time and
+ *    conditions hold; zero-duration transitions may chain (at most `maxChain`);
+ * 2. time: every running crossfade's elapsed time and every contributing state's time advance
+ *    (state time by dt × speed; a fading-out source holds its time when `sourceTime` is "freeze");
+ *    events at crossed clip times and loop points are queued;
+ * 3. finished crossfades (s ≥ 1) are popped, collapsing everything beneath them.
+ *
+ * dt longer than `maxSubstep` is split into ceil(dt / maxSubstep) equal sub-steps (at most
+ * `maxSubsteps`), so a frame spike fires the transitions it spans, in order. Then the layers are
+ * evaluated and combined into `result.pose`. Returns the instance's reusable StepResult; allocates
+ * nothing once warm. Throws (a programmer error) when `dt` is negative or not finite, or when the
+ * instance belongs to another graph.
+ */
+export function step(graph: CompiledGraph, instance: GraphInstance, dt: number): StepResult {
+  if (instance.graph !== graph) throw new Error("step: the instance was created for another graph");
+  if (!(dt >= 0 && dt < Infinity)) throw new RangeError(`step: dt must be a finite number ≥ 0, got ${dt}`);
+  const opts = graph.options;
+  const res = instance.result;
+  res.events.count = 0;
+  res.events.dropped = 0;
+  res.rootDelta.fill(0);
+  res.transitionsFired = 0;
+  let n = 1;
+  if (dt > opts.maxSubstep) n = Math.min(Math.ceil(dt / opts.maxSubstep), opts.maxSubsteps);
+  const h = n === 1 ? dt : dt / n;
+  for (let i = 0; i < n; i++) {
+    const t0 = i * h;
+    const firstEvent = res.events.count;
+    for (const mi of instance.layers) updateMachine(instance, mi, h, t0);
+    sortEventsByTime(res.events, firstEvent);
+    if (graph.rootJoint >= 0 || graph.hasProcedural) {
+      const base = instance.layers[0];
+      if (base) rootMotion(instance, base, 1, h, res.rootDelta);
+    }
+  }
+  res.substeps = n;
+  instance.time += dt;
+  evaluatePose(instance);
+  for (let li = 0; li < instance.layers.length; li++) {
+    const info = res.layers[li]!;
+    const mi = instance.layers[li]!;
+    info.current = mi.current;
+    info.depth = mi.depth;
+    info.weight = layerWeight(instance, li);
+  }
+  return res;
+}
+
+/**
+ * Stable insertion sort of queue items [from, count) by time: within a sub-step, layers and states
+ * emit in turn, so their events interleave in time. Swaps the preallocated objects; no allocation.
+ */
+function sortEventsByTime(q: EventQueue, from: number): void {
+  const items = q.items as GraphEvent[];
+  for (let i = from + 1; i < q.count; i++) {
+    const e = items[i]!;
+    let j = i - 1;
+    while (j >= from && items[j]!.time > e.time) {
+      items[j + 1] = items[j]!;
+      j--;
+    }
+    items[j + 1] = e;
+  }
+}
+
+function layerWeight(inst: GraphInstance, li: number): number {
+  const layer = inst.graph.layers[li]!;
+  if (layer.weightSlot < 0) return layer.weight;
+  const w = inst.params[layer.weightSlot]!;
+  return w > 0 ? (w < 1 ? w : 1) : 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Machine update
+
+function updateMachine(inst: GraphInstance, mi: MachineInstance, h: number, t0: number): void {
+  const opts = inst.graph.options;
+  const stamp = ++inst.stamp;
+  for (let chain = 0; chain < opts.maxChain; chain++) {
+    const code = pickTransition(inst, mi);
+    if (code === NONE) break;
+    inst.result.transitionsFired++;
+    if (fire(inst, mi, code, t0) > 0) break;
+  }
+  for (let i = 0; i < mi.depth; i++) mi.stack[i]!.elapsed += h;
+  const freeze = opts.sourceTime === "freeze";
+  if (mi.depth === 0) {
+    advanceState(inst, mi, mi.current, h, t0, stamp);
+  } else {
+    if (mi.source >= 0 && !freeze) advanceState(inst, mi, mi.source, h, t0, stamp);
+    for (let i = 0; i < mi.depth; i++) {
+      const to = mi.stack[i]!.to;
+      if (!freeze || to === mi.current) advanceState(inst, mi, to, h, t0, stamp);
+    }
+  }
+  // Pop finished crossfades: the highest finished entry makes everything beneath it invisible.
+  let done = -1;
+  for (let i = 0; i < mi.depth; i++) {
+    const e = mi.stack[i]!;
+    const transition = e.transition >= 0 ? mi.machine.transitions[e.transition]! : null;
+    if (!transition || e.elapsed >= transition.duration) done = i;
+  }
+  if (done >= 0) {
+    for (let i = 0; i <= done; i++) {
+      const e = mi.stack[i]!;
+      pushEvent(inst.result.events, "transitionEnded", mi.layer, mi.machine.id, e.to, e.from, e.transition, "", t0 + h);
+    }
+    mi.source = mi.stack[done]!.to;
+    dropBottom(mi, done + 1);
+  }
+  for (let i = 0; i < mi.depth; i++) {
+    const e = mi.stack[i]!;
+    const d = mi.machine.transitions[e.transition]!.duration;
+    e.progress = e.elapsed >= d ? 1 : e.elapsed / d;
+    e.weight = evaluateCurve(mi.machine.transitions[e.transition]!.curve, e.progress);
+  }
+  computeWeights(mi);
+}
+
+/** Fires transition `code` (≥ 0), or teleports to state −1 − code; returns the crossfade duration. */
+function fire(inst: GraphInstance, mi: MachineInstance, code: number, t0: number): number {
+  const m = mi.machine;
+  const events = inst.result.events;
+  const t = code >= 0 ? m.transitions[code]! : null;
+  const to = t ? t.to : -1 - code;
+  const duration = t ? t.duration : 0;
+  const from = mi.current;
+  if (t) for (let i = 0; i < t.triggerSlots.length; i++) inst.params[t.triggerSlots[i]!] = 0;
+  if (mi.depth > 0) {
+    const top = mi.stack[mi.depth - 1]!;
+    pushEvent(events, "transitionInterrupted", mi.layer, m.id, top.to, top.from, top.transition, "", t0);
+    if (inst.graph.options.interruptMode === "cut") {
+      mi.depth = 0;
+      mi.source = from;
+    } else if (top.transition >= 0 && m.transitions[top.transition]!.freeze) {
+      evaluateMachine(inst, mi, mi.frozen);
+      mi.depth = 0;
+      mi.source = -1;
+    }
+  } else {
+    mi.source = from;
+  }
+  pushEvent(events, "transitionStarted", mi.layer, m.id, to, from, t ? t.index : -1, "", t0);
+  pushEvent(events, "stateExited", mi.layer, m.id, from, -1, -1, "", t0);
+  pushEvent(events, "stateEntered", mi.layer, m.id, to, -1, -1, "", t0);
+  enterState(inst, mi, to, from, t ? t.offset : 0);
+  mi.current = to;
+  if (duration <= 0) {
+    mi.depth = 0;
+    mi.source = to;
+    pushEvent(events, "transitionEnded", mi.layer, m.id, to, from, t ? t.index : -1, "", t0);
+  } else {
+    if (mi.depth === mi.stack.length) collapseOldest(inst, mi);
+    const e = mi.stack[mi.depth++]!;
+    e.transition = t!.index;
+    e.from = from;
+    e.to = to;
+    e.elapsed = 0;
+    e.progress = 0;
+    e.weight = 0;
+  }
+  computeWeights(mi);
+  return duration;
+}
+
+/** Folds the source and the oldest entry into the frozen pose (the stack is full). */
+function collapseOldest(inst: GraphInstance, mi: MachineInstance): void {
+  if (mi.source >= 0) evaluateState(inst, mi, mi.source, mi.frozen);
+  const tmp = acquire(inst);
+  const e = mi.stack[0]!;
+  evaluateState(inst, mi, e.to, tmp);
+  crossfade(mi.frozen, mi.frozen, tmp, e.weight, inst.graph.options.quatMode);
+  release(inst);
+  mi.source = -1;
+  dropBottom(mi, 1);
+}
+
+function enterState(inst: GraphInstance, mi: MachineInstance, to: number, from: number, offset: number): void {
+  const st = mi.machine.states[to]!;
+  if (inst.graph.options.targetTime === "resume") return;
+  const cycle = stateCycle(inst, mi, to);
+  const fromState = mi.machine.states[from]!;
+  if (st.syncGroup >= 0 && st.syncGroup === fromState.syncGroup && from !== to) {
+    const n = normalizedTime(inst, mi, from);
+    const phase = n - Math.floor(n);
+    mi.statePhase[to] = phase;
+    mi.stateTime[to] = cycle > 0 && cycle < Infinity ? phase * cycle : 0;
+  } else {
+    mi.stateTime[to] = offset;
+    mi.statePhase[to] = cycle > 0 && cycle < Infinity ? offset / cycle : 0;
+  }
+  mi.statePrevTime[to] = mi.stateTime[to]!;
+  mi.statePrevPhase[to] = mi.statePhase[to]!;
+  const nested = mi.nested[to];
+  if (nested) resetMachine(nested);
+}
+
+function resetMachine(mi: MachineInstance): void {
+  mi.current = mi.machine.entry;
+  mi.source = mi.current;
+  mi.depth = 0;
+  mi.travelLength = mi.travelNext = 0;
+  mi.stateTime.fill(0);
+  mi.statePrevTime.fill(0);
+  mi.statePhase.fill(0);
+  mi.statePrevPhase.fill(0);
+  for (const n of mi.nested) if (n) resetMachine(n);
+  computeWeights(mi);
+}
+
+function advanceState(inst: GraphInstance, mi: MachineInstance, s: number, h: number, t0: number, stamp: number): void {
+  if (mi.advancedAt[s] === stamp) return;
+  mi.advancedAt[s] = stamp;
+  const st = mi.machine.states[s]!;
+  const speed = stateSpeed(inst, st);
+  const adv = h * speed;
+  const cycle = stateCycle(inst, mi, s);
+  mi.statePrevTime[s] = mi.stateTime[s]!;
+  mi.statePrevPhase[s] = mi.statePhase[s]!;
+  mi.stateTime[s] = mi.stateTime[s]! + adv;
+  if (cycle > 0 && cycle < Infinity) mi.statePhase[s] = mi.statePhase[s]! + adv / cycle;
+  const nested = mi.nested[s];
+  if (nested) updateMachine(inst, nested, adv, t0);
+  if (cycle > 0 && cycle < Infinity && adv > 0) {
+    const sync = isSyncBlend(st);
+    const n0 = sync ? mi.statePrevPhase[s]! : mi.statePrevTime[s]! / cycle;
+    const n1 = sync ? mi.statePhase[s]! : mi.stateTime[s]! / cycle;
+    emitCrossings(inst, mi, st, n0, n1, cycle, t0, h);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Root motion
+
+const rmDelta = new Float64Array(4);
+
+function rootMotion(inst: GraphInstance, mi: MachineInstance, scale: number, h: number, out: Float64Array): void {
+  const states = mi.machine.states;
+  for (let s = 0; s < states.length; s++) {
+    const w = scale * mi.stateWeight[s]!;
+    if (!(w > 0)) continue;
+    const st = states[s]!;
+    const m = st.motion;
+    if (m.kind === "machine") {
+      rootMotion(inst, mi.nested[s]!, w, h * stateSpeed(inst, st), out);
+      continue;
+    }
+    const sources = m.kind === "clip" ? null : m.sources;
+    const cw = m.kind === "clip" ? null : childWeights(inst, mi, s);
+    const count = sources ? sources.length : 1;
+    const sync = isSyncBlend(st);
+    for (let c = 0; c < count; c++) {
+      const src = sources ? sources[c]! : (m as { source: MotionSource }).source;
+      const wc = w * (cw ? cw[c]! : 1);
+      if (!(wc > 0)) continue;
+      if (isProceduralClip(src)) {
+        const v = src.rootVelocity;
+        if (v) {
+          const k = wc * h * stateSpeed(inst, st);
+          out[0] = out[0]! + k * v[0];
+          out[1] = out[1]! + k * v[1];
+          out[2] = out[2]! + k * v[2];
+        }
+        continue;
+      }
+      const extractor = inst.graph.rootExtractors.get(src);
+      if (!extractor) continue;
+      const dur = src.duration;
+      const u0 = sync ? mi.statePrevPhase[s]! * dur : mi.statePrevTime[s]!;
+      const u1 = sync ? mi.statePhase[s]! * dur : mi.stateTime[s]!;
+      if (u1 === u0) continue;
+      extractRootMotion(rmDelta, extractor, u0, u1, st.loop);
+      for (let k = 0; k < 4; k++) out[k] = out[k]! + wc * rmDelta[k]!;
+    }
+  }
+}
+// ---------------------------------------------------------------------------------------------------
+// Evaluation
+
+function acquire(inst: GraphInstance): Pose {
+  if (inst.poolTop === inst.pool.length) inst.pool.push(createPose(inst.graph.skeleton.jointCount));
+  return inst.pool[inst.poolTop++]!;
+}
+
+function release(inst: GraphInstance): void {
+  inst.poolTop--;
+}
+
+function sampleSource(inst: GraphInstance, out: Pose, src: MotionSource, mi: MachineInstance, s: number, c: number, time: number): void {
+  if (isProceduralClip(src)) {
+    src.sample(out, time);
+    return;
+  }
+  sampleClip(out, src, time, mi.cursors[s]![c]!, inst.graph.options.quatMode);
+  const extractor = inst.graph.rootExtractors.get(src);
+  if (extractor) stripRootMotion(out, extractor);
+}
+
+/** Local playback time of child `c` of state `s`. */
+function childTime(mi: MachineInstance, st: CompiledState, s: number, src: MotionSource, sync: boolean): number {
+  const dur = src.duration;
+  if (dur === Infinity) return mi.stateTime[s]!; // an endless procedural motion takes the unwrapped time
+  return wrapTime(sync ? mi.statePhase[s]! * dur : mi.stateTime[s]!, dur, st.loop);
+}
+
+function evaluateState(inst: GraphInstance, mi: MachineInstance, s: number, out: Pose): void {
+  const st = mi.machine.states[s]!;
+  const m = st.motion;
+  if (m.kind === "clip") {
+    sampleSource(inst, out, m.source, mi, s, 0, childTime(mi, st, s, m.source, false));
+    return;
+  }
+  if (m.kind === "machine") {
+    evaluateMachine(inst, mi.nested[s]!, out);
+    return;
+  }
+  const w = childWeights(inst, mi, s);
+  let acc = 0;
+  for (let c = 0; c < m.sources.length; c++) {
+    const wc = w[c]!;
+    if (!(wc > 0)) continue;
+    const src = m.sources[c]!;
+    const t = childTime(mi, st, s, src, m.sync);
+    if (acc === 0) {
+      sampleSource(inst, out, src, mi, s, c, t);
+      acc = wc;
+    } else {
+      const tmp = acquire(inst);
+      sampleSource(inst, tmp, src, mi, s, c, t);
+      acc += wc;
+      crossfade(out, out, tmp, wc / acc, inst.graph.options.quatMode);
+      release(inst);
+    }
+  }
+  if (acc === 0) copyPose(out, inst.graph.skeleton.rest);
+}
+
+/** Writes a machine's blended pose (its crossfade stack folded bottom-up) into `out`. */
+export function evaluateMachine(inst: GraphInstance, mi: MachineInstance, out: Pose): void {
+  if (mi.depth === 0) {
+    evaluateState(inst, mi, mi.current, out);
+    return;
+  }
+  if (mi.source >= 0) evaluateState(inst, mi, mi.source, out);
+  else copyPose(out, mi.frozen);
+  const quatMode = inst.graph.options.quatMode;
+  for (let i = 0; i < mi.depth; i++) {
+    const e = mi.stack[i]!;
+    const tmp = acquire(inst);
+    evaluateState(inst, mi, e.to, tmp);
+    crossfade(out, out, tmp, e.weight, quatMode);
+    release(inst);
+  }
+}
+
+function evaluatePose(inst: GraphInstance): void {
+  const graph = inst.graph;
+  const out = inst.result.pose;
+  const rest = graph.skeleton.rest;
+  const quatMode = graph.options.quatMode;
+  for (let li = 0; li < inst.layers.length; li++) {
+    const layer = graph.layers[li]!;
+    const mi = inst.layers[li]!;
+    const w = layerWeight(inst, li);
+    if (li === 0 && layer.mode === "override" && w >= 1 && layer.mask === null) {
+      evaluateMachine(inst, mi, out);
+      continue;
+    }
+    if (li === 0) copyPose(out, rest);
+    if (!(w > 0)) continue;
+    evaluateMachine(inst, mi, inst.layerPose);
+    applyLayer(out, out, inst.layerPose, w, layer.mask ?? undefined, layer.mode, quatMode);
+  }
+}

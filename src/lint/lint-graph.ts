@@ -1,0 +1,43 @@
+import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import type { GraphSpec } from "../spec/graph-spec.ts";
+import { locateDiagnostics } from "../spec/locate-pointer.ts";
+import { checkBlends } from "./check-blends.ts";
+import { checkFlow } from "./check-flow.ts";
+import { checkReferences } from "./check-references.ts";
+import { checkTransitions, PAIR_BUDGET } from "./check-transitions.ts";
+import type { LintClipInfo, LintOptions } from "./lint-options.ts";
+import { LintSink } from "./lint-sink.ts";
+import { graphMachines } from "./machine-model.ts";
+
+/**
+ * Lints a parsed graph spec: broken names, mistyped conditions, unreachable and dead-end states,
+ * transitions that never fire or are shadowed or ambiguous, instant cycles, crossfades outside the
+ * frame budget, degenerate blend spaces, unused parameters and masks (codes in docs/spec-format.md).
+ * Clip and joint names are checked only when `options` gives them. Returns the findings sorted
+ * (by position when `options.document` is given). Never throws on a spec from `parseGraphSpec`.
+ */
+export function lintGraph(spec: GraphSpec, options: LintOptions = {}): Diagnostic[] {
+  const sink = new LintSink(spec.file);
+  const clips = options.clips ? new Map<string, LintClipInfo>(options.clips.map((c) => [c.name, c])) : undefined;
+  const joints = options.joints ? new Set(options.joints) : undefined;
+  checkReferences(spec, clips, joints, sink);
+  checkBlends(spec, sink);
+  const budget = { left: PAIR_BUDGET };
+  for (const m of graphMachines(spec, clips)) {
+    const dead = checkTransitions(m, spec.parameters, sink, budget);
+    checkFlow(m, dead, sink);
+    const frameBudget = spec.transitionBudget;
+    if (!frameBudget) continue;
+    for (const t of m.transitions) {
+      if (t.frames < frameBudget.minFrames || t.frames > frameBudget.maxFrames) {
+        sink.add(
+          "E_TRANSITION_BUDGET",
+          t.durationPointer,
+          `crossfade of ${t.frames} frames (${t.duration} s at ${spec.frameRate} fps) is outside the budget ${frameBudget.minFrames}..${frameBudget.maxFrames} frames`,
+        );
+      }
+    }
+  }
+  const out = options.document ? locateDiagnostics(options.document, sink.diagnostics) : sink.diagnostics;
+  return out.sort(compareDiagnostics);
+}

@@ -1,0 +1,20 @@
+import type { JsonDocument } from "../json/index.ts";
+import type { LoopModeSpec } from "../spec/graph-spec.ts";
+
+/** What the linter knows about one clip (from a glTF file, or given by the caller). */
+export interface LintClipInfo {
+  readonly name: string;
+  /** Seconds, ≥ 0. */
+  readonly duration: number;
+  /** The clip's own loop mode, when known; a state's `loop` overrides it. Default "loop". */
+  readonly loop?: LoopModeSpec;
+}
+
+export interface LintOptions {
+  /** The clips the graph may name; without them clip names are not checked. */
+  readonly clips?: readonly LintClipInfo[];
+  /** The skeleton's joint names; without them mask joints are not checked. */
+  readonly joints?: readonly string[];
+  /** The document the spec was parsed from: findings then carry line and column. */
+  readonly document?: JsonDocument;
+}

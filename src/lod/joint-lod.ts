@@ -1,0 +1,100 @@
+import type { Pose } from "../pose/pose.ts";
+import type { Skeleton } from "../skeleton/skeleton.ts";
+
+/**
+ * A per-skeleton joint-importance ordering, computed once: joints sorted by depth from the root
+ * (shallowest first), ties broken by larger subtree first, then by index. Because a parent is always
+ * shallower than its children, every prefix of `order` contains the parents of its joints: keeping the
+ * first n joints never keeps a finger without its hand.
+ */
+export interface JointImportance {
+  /** Joint indices, most important first. */
+  readonly order: Int16Array;
+  /** Position of each joint in `order` (0 = most important). */
+  readonly rank: Int16Array;
+  /** Depth of each joint (roots 0). */
+  readonly depth: Int16Array;
+  /** Number of joints in each joint's subtree, itself included. */
+  readonly subtreeSize: Int32Array;
+}
+
+export function computeJointImportance(skeleton: Skeleton): JointImportance {
+  const J = skeleton.jointCount;
+  const depth = new Int16Array(J);
+  const subtreeSize = new Int32Array(J).fill(1);
+  for (let j = 0; j < J; j++) {
+    const p = skeleton.parents[j]!;
+    depth[j] = p >= 0 ? depth[p]! + 1 : 0;
+  }
+  for (let j = J - 1; j >= 0; j--) {
+    const p = skeleton.parents[j]!;
+    if (p >= 0) subtreeSize[p] = subtreeSize[p]! + subtreeSize[j]!;
+  }
+  const sorted = Array.from({ length: J }, (_, j) => j).sort(
+    (a, b) => depth[a]! - depth[b]! || subtreeSize[b]! - subtreeSize[a]! || a - b,
+  );
+  const order = Int16Array.from(sorted);
+  const rank = new Int16Array(J);
+  sorted.forEach((j, i) => (rank[j] = i));
+  return { order, rank, depth, subtreeSize };
+}
+
+/** One distance band of the joint LOD. */
+export interface JointLodBand {
+  /** Upper bound of the band (exclusive), scene units; the last band may use Infinity. */
+  readonly maxDistance: number;
+  /** Share of the joints sampled in this band, (0, 1]; the rest are frozen. */
+  readonly jointFraction: number;
+}
+
+/** Validated joint-LOD bands. */
+export interface JointLod {
+  readonly maxDistance: Float64Array;
+  readonly jointFraction: Float64Array;
+}
+
+/** Builds a joint LOD from bands with strictly increasing `maxDistance`; throws on bad bands. */
+export function createJointLod(bands: readonly JointLodBand[]): JointLod {
+  if (bands.length === 0) throw new RangeError("createJointLod: at least one band is needed");
+  const maxDistance = new Float64Array(bands.length);
+  const jointFraction = new Float64Array(bands.length);
+  bands.forEach((b, i) => {
+    if (!(b.maxDistance > 0) || (i > 0 && !(b.maxDistance > bands[i - 1]!.maxDistance))) {
+      throw new RangeError(`createJointLod: band ${i}'s maxDistance must be positive and larger than the previous band's`);
+    }
+    if (!(b.jointFraction > 0 && b.jointFraction <= 1)) throw new RangeError(`createJointLod: band ${i}'s jointFraction must be in (0, 1]`);
+    maxDistance[i] = b.maxDistance;
+    jointFraction[i] = b.jointFraction;
+  });
+  return { maxDistance, jointFraction };
+}
+
+/** How many joints (a prefix of the importance order) to sample at `distance`: ⌈fraction × J⌉, ≥ 1. */
+export function activeJointCount(lod: JointLod, distance: number, jointCount: number): number {
+  const n = lod.maxDistance.length;
+  let f = lod.jointFraction[n - 1]!;
+  for (let i = 0; i < n; i++) {
+    if (distance < lod.maxDistance[i]!) {
+      f = lod.jointFraction[i]!;
+      break;
+    }
+  }
+  return Math.min(jointCount, Math.max(1, Math.ceil(f * jointCount)));
+}
+
+/**
+ * Freezes the joints outside the first `activeCount` of the importance order: their local transforms
+ * in `out` are overwritten from `frozen` (the rest pose, or the character's last full pose). The
+ * active joints keep what the sampler wrote. Allocates nothing; `out` must not be `frozen`.
+ */
+export function freezeInactiveJoints(out: Pose, frozen: Pose, importance: JointImportance, activeCount: number): Pose {
+  const order = importance.order;
+  for (let i = Math.max(0, activeCount); i < order.length; i++) {
+    const j = order[i]!;
+    out.t[3 * j] = frozen.t[3 * j]!; out.t[3 * j + 1] = frozen.t[3 * j + 1]!; out.t[3 * j + 2] = frozen.t[3 * j + 2]!;
+    out.s[3 * j] = frozen.s[3 * j]!; out.s[3 * j + 1] = frozen.s[3 * j + 1]!; out.s[3 * j + 2] = frozen.s[3 * j + 2]!;
+    out.r[4 * j] = frozen.r[4 * j]!; out.r[4 * j + 1] = frozen.r[4 * j + 1]!;
+    out.r[4 * j + 2] = frozen.r[4 * j + 2]!; out.r[4 * j + 3] = frozen.r[4 * j + 3]!;
+  }
+  return out;
+}

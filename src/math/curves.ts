@@ -1,0 +1,39 @@
+// Named easing curves for crossfade weights: w = f(s), s = (t − t0)/d clamped to [0, 1]. Every curve maps
+// 0 → 0 and 1 → 1 exactly and is monotonic (up to float rounding near s = 1), so a crossfade always
+// starts and ends on its inputs.
+
+/** The curve names a spec may use. */
+export type Curve = "linear" | "smoothstep" | "smootherstep" | "easeIn" | "easeOut";
+
+/** All curve names, in documentation order (for validation and `--help`). */
+export const CURVE_NAMES: readonly Curve[] = Object.freeze(["linear", "smoothstep", "smootherstep", "easeIn", "easeOut"]);
+
+/** Whether `name` is a known curve. */
+export function isCurve(name: string): name is Curve {
+  return (CURVE_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Evaluates a curve at s (clamped to [0, 1]; NaN counts as 0):
+ * - `linear`: w = s
+ * - `smoothstep` (the seed's): w = s²(3 − 2s)
+ * - `smootherstep` (Perlin): w = s³(6s² − 15s + 10)
+ * - `easeIn`: w = s²
+ * - `easeOut`: w = 1 − (1 − s)² = s(2 − s)
+ */
+export function evaluateCurve(name: Curve, s: number): number {
+  if (!(s > 0)) return 0;
+  if (s >= 1) return 1;
+  switch (name) {
+    case "linear":
+      return s;
+    case "smoothstep":
+      return s * s * (3 - 2 * s);
+    case "smootherstep":
+      return s * s * s * (s * (6 * s - 15) + 10);
+    case "easeIn":
+      return s * s;
+    case "easeOut":
+      return s * (2 - s);
+  }
+}

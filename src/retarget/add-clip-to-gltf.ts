@@ -1,0 +1,36 @@
+import { NodeIO, type Accessor, type Document } from "@gltf-transform/core";
+import type { Clip } from "../clip/clip.ts";
+
+/**
+ * Adds `clip` as a new glTF animation to a glTF document and returns the GLB bytes. The clip must be
+ * bound to a skeleton loaded from the same file (its `sourceIndex` gives each joint's glTF node). Each
+ * joint track becomes a sampler (input: key times, shared between tracks with the same times array;
+ * output: values) and a channel on the joint's node. Throws (a programmer error) when a joint has no
+ * node or the node's name disagrees with the joint's.
+ */
+export async function addClipToGltf(doc: Document, clip: Clip): Promise<Uint8Array> {
+  const root = doc.getRoot();
+  const nodes = root.listNodes();
+  const buffer = root.listBuffers()[0] ?? doc.createBuffer();
+  const animation = doc.createAnimation(clip.name);
+  const inputs = new Map<Float32Array, Accessor>();
+  const skeleton = clip.skeleton;
+  for (const track of clip.tracks) {
+    const nodeIndex = skeleton.sourceIndex[track.joint]!;
+    const node = nodes[nodeIndex];
+    const name = skeleton.names[track.joint]!;
+    if (!node || (node.getName() !== name && name !== `#${nodeIndex}`)) {
+      throw new Error(`addClipToGltf: joint "${name}" does not match glTF node ${nodeIndex}`);
+    }
+    let input = inputs.get(track.times);
+    if (!input) {
+      input = doc.createAccessor().setType("SCALAR").setArray(track.times).setBuffer(buffer);
+      inputs.set(track.times, input);
+    }
+    const output = doc.createAccessor().setType(track.stride === 4 ? "VEC4" : "VEC3").setArray(track.values).setBuffer(buffer);
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation(track.interpolation);
+    const channel = doc.createAnimationChannel().setTargetNode(node).setTargetPath(track.path).setSampler(sampler);
+    animation.addSampler(sampler).addChannel(channel);
+  }
+  return new NodeIO().writeBinary(doc);
+}

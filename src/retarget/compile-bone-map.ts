@@ -1,0 +1,344 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { mat4Decompose } from "../math/mat4.ts";
+import { quatFromAxisAngle, quatIdentity, quatInvert, quatMultiply, quatRotateVec3 } from "../math/quat.ts";
+import type { Pose } from "../pose/pose.ts";
+import type { Skeleton } from "../skeleton/skeleton.ts";
+import { classifySkeleton } from "./bone-roles.ts";
+import { modelFrames } from "./model-frames.ts";
+import type { BoneMap } from "./propose-bone-map.ts";
+
+export interface CompileBoneMapOptions {
+  /**
+   * Swing each mapped target bone's rest so it points where the source bone points at rest (so an
+   * A-posed character plays a T-posed capture with its arms where the capture has them). Default true.
+   */
+  readonly alignRest?: boolean;
+  /** Scale of the root trajectory and of position-driven bones. Default: hip height target / source. */
+  readonly rootMotionScale?: number;
+  /**
+   * The source's reference pose (local), default its rest pose. The rotation a clip applies is measured
+   * from it. Pass `bindPose(source, …)` for a glTF source whose nodes do not hold the bind pose.
+   */
+  readonly sourceRest?: Pose;
+  /** The target's reference pose (local), default its rest pose; `bindPose(target, …)` for glTF targets. */
+  readonly targetRest?: Pose;
+  /** File name used in diagnostics. Default `<bone map>`. */
+  readonly file?: string;
+}
+
+/**
+ * A bone map resolved against two skeletons, with everything `retargetClip` needs per target joint in
+ * typed arrays (built once, reused for every clip between the two skeletons).
+ */
+export interface CompiledBoneMap {
+  readonly source: Skeleton;
+  readonly target: Skeleton;
+  /** Per target joint: the source joint driving it, -1 when unmapped (it keeps its rest pose). */
+  readonly sourceOf: Int16Array;
+  /** Per target joint: r = l_target / l_source (rest offset lengths; rootMotionScale when l_source ≈ 0; 1 unmapped). */
+  readonly ratio: Float32Array;
+  /** Per target joint: mapping confidence 0–1 (0 unmapped). */
+  readonly confidence: Float32Array;
+  /** Per target joint: 1 when its translation is set from the scaled model-space source position (root, IK-style bones). */
+  readonly positionDriven: Uint8Array;
+  /** The source joint whose position is the root trajectory (the hips when mapped), -1 if none. */
+  readonly rootSource: number;
+  /** The target joint it drives, -1 if none. */
+  readonly rootTarget: number;
+  /** k: the root trajectory and position-driven bones are scaled by it (hip height ratio by default). */
+  readonly rootMotionScale: number;
+  /** C: rotation from the source's model axes to the target's (x, y, z, w), from hips, legs and feet. */
+  readonly frame: Float64Array;
+  /** Per target joint: rotation applied after the source's delta, Post = Qs0⁻¹ · C⁻¹ · A · Qt0 (4 per joint). */
+  readonly post: Float64Array;
+  /** Per target joint: maps a source local translation delta into the target parent's rest frame (4 per joint). */
+  readonly translationFrame: Float64Array;
+  /** Per target joint: the rest-alignment swing A (identity when not aligned), 4 per joint. */
+  readonly align: Float64Array;
+  /** The source's two foot joints (left, right) when hips, upper legs and feet are mapped, else [-1, -1]. */
+  readonly sourceFeet: Int16Array;
+  /** Unit up vector of the source's model space (x, y, z) (+Y when unknown). */
+  readonly sourceUp: Float64Array;
+  /**
+   * Height of the target's feet above its lowest joint in its reference pose, along its up axis (≥ 0):
+   * where `groundFeet` puts the target's feet when the source's are at their lowest.
+   */
+  readonly targetFootHeight: number;
+}
+
+export interface CompileBoneMapResult {
+  /** Absent when the map names bones the skeletons do not have or uses one twice. */
+  readonly compiled?: CompiledBoneMap;
+  readonly diagnostics: Diagnostic[];
+}
+
+const EPS = 1e-9;
+
+/**
+ * Resolves a name-based bone map to indices and precomputes the retarget frames (see
+ * docs/retargeting.md). Errors: E_BONEMAP_UNKNOWN_SOURCE / _TARGET, E_BONEMAP_DUPLICATE_SOURCE / _TARGET
+ * at `/entries/<i>`. Warnings: W_RETARGET_NO_FRAME when hips, both upper legs and both feet are not
+ * mapped (the skeletons are then assumed to share axes and scale 1), W_RETARGET_NO_ROOT when nothing is
+ * mapped.
+ */
+export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton, options: CompileBoneMapOptions = {}): CompileBoneMapResult {
+  const file = options.file ?? "<bone map>";
+  const diagnostics: Diagnostic[] = [];
+  const report = (code: string, pointer: string, message: string, severity: Diagnostic["severity"] = "error"): void => {
+    diagnostics.push({ code, severity, file, pointer, message });
+  };
+  const JT = target.jointCount;
+  const JS = source.jointCount;
+  const sourceOf = new Int16Array(JT).fill(-1);
+  const confidence = new Float32Array(JT);
+  const sourceUsed = new Uint8Array(JS);
+  map.entries.forEach((e, i) => {
+    const s = source.indexOf.get(e.source);
+    const t = target.indexOf.get(e.target);
+    const at = `/entries/${i}`;
+    if (s === undefined) return report("E_BONEMAP_UNKNOWN_SOURCE", at, `"${e.source}" is not a bone of the source skeleton`);
+    if (t === undefined) return report("E_BONEMAP_UNKNOWN_TARGET", at, `"${e.target}" is not a bone of the target skeleton`);
+    if (sourceOf[t]! >= 0) return report("E_BONEMAP_DUPLICATE_TARGET", at, `target bone "${e.target}" is mapped twice`);
+    if (sourceUsed[s]) return report("E_BONEMAP_DUPLICATE_SOURCE", at, `source bone "${e.source}" is mapped twice`);
+    sourceOf[t] = s;
+    sourceUsed[s] = 1;
+    confidence[t] = e.confidence;
+  });
+  if (diagnostics.length > 0) return { diagnostics };
+
+  // Rest frames of both skeletons in float64.
+  const sq = new Float64Array(4 * JS), sp = new Float64Array(3 * JS), ss = new Float64Array(JS);
+  const tq = new Float64Array(4 * JT), tp = new Float64Array(3 * JT), ts = new Float64Array(JT);
+  const sourceRest = options.sourceRest ?? source.rest;
+  const targetRest = options.targetRest ?? target.rest;
+  if (sourceRest.jointCount !== JS || targetRest.jointCount !== JT) throw new RangeError("compileBoneMap: a reference pose has the wrong joint count");
+  modelFrames(sq, sp, ss, source, sourceRest);
+  modelFrames(tq, tp, ts, target, targetRest);
+  const targetOf = new Int32Array(JS).fill(-1);
+  for (let t = 0; t < JT; t++) if (sourceOf[t]! >= 0) targetOf[sourceOf[t]!] = t;
+
+  // Root: the source hips when mapped, else the first mapped source joint.
+  const roles = classifySkeleton(source);
+  let rootSource = -1;
+  const hips = roles.get("hips");
+  if (hips !== undefined && targetOf[hips]! >= 0) rootSource = hips;
+  else for (let s = 0; s < JS && rootSource < 0; s++) if (targetOf[s]! >= 0) rootSource = s;
+  const rootTarget = rootSource >= 0 ? targetOf[rootSource]! : -1;
+  if (rootSource < 0) report("W_RETARGET_NO_ROOT", "", "no bone is mapped: the retargeted clip is the target's rest pose", "warning");
+
+  // C and the hip heights, from hips, upper legs and feet mapped on both sides.
+  const frame = new Float64Array([0, 0, 0, 1]);
+  let hipRatio = 1;
+  let frameFound = false;
+  const sourceFeet = new Int16Array([-1, -1]);
+  const sourceUp = new Float64Array([0, 1, 0]);
+  let targetFootHeight = 0;
+  const need = ["hips", "upperLeg.L", "upperLeg.R", "foot.L", "foot.R"].map((k) => roles.get(k));
+  if (need.every((s) => s !== undefined && targetOf[s]! >= 0)) {
+    const [h, ul, ur, fl, fr] = need as number[];
+    const bs = basis(sp, h!, ul!, ur!, fl!, fr!);
+    const bt = basis(tp, targetOf[h!]!, targetOf[ul!]!, targetOf[ur!]!, targetOf[fl!]!, targetOf[fr!]!);
+    if (bs && bt) {
+      // C = Bt · Bsᵀ (columns: left, up, forward), as a quaternion.
+      const m = new Float64Array(16);
+      for (let col = 0; col < 3; col++) {
+        for (let row = 0; row < 3; row++) {
+          let v = 0;
+          for (let k = 0; k < 3; k++) v += bt[3 * k + row]! * bs[3 * k + col]!;
+          m[4 * col + row] = v;
+        }
+      }
+      m[15] = 1;
+      const scratchT = new Float64Array(3), scratchS = new Float64Array(3);
+      if (mat4Decompose(scratchT, 0, frame, 0, scratchS, 0, m, 0)) {
+        const hs = hipHeight(sp, JS, h!, bs);
+        const ht = hipHeight(tp, JT, targetOf[h!]!, bt);
+        if (hs > EPS && ht > EPS) hipRatio = ht / hs;
+        frameFound = true;
+        sourceFeet[0] = fl!;
+        sourceFeet[1] = fr!;
+        sourceUp.set(bs.subarray(3, 6));
+        const tfl = targetOf[fl!]!, tfr = targetOf[fr!]!;
+        targetFootHeight = 0.5 * (hipHeight(tp, JT, tfl, bt) + hipHeight(tp, JT, tfr, bt));
+      } else quatIdentity(frame, 0);
+    }
+  }
+  if (!frameFound && rootSource >= 0) {
+    report("W_RETARGET_NO_FRAME", "", "hips, both upper legs and both feet are not all mapped: assuming both skeletons use the same axes and size", "warning");
+  }
+  const k = options.rootMotionScale ?? hipRatio;
+
+  // Nearest mapped ancestors, to find bones whose parent chain differs (IK feet hanging from the root).
+  const mappedAncestorT = nearestMapped(target, (t) => sourceOf[t]! >= 0);
+  const mappedAncestorS = nearestMapped(source, (s) => targetOf[s]! >= 0);
+  const positionDriven = new Uint8Array(JT);
+  const ratio = new Float32Array(JT).fill(1);
+  const align = new Float64Array(4 * JT);
+  const post = new Float64Array(4 * JT);
+  const translationFrame = new Float64Array(4 * JT);
+  const frameInv = quatInvert(new Float64Array(4), 0, frame, 0) as Float64Array;
+  const tmp = new Float64Array(4);
+  const targetRoles = classifySkeleton(target);
+  const roleOf = new Map<number, string>();
+  for (const [key, j] of roles) roleOf.set(j, key);
+  const alignRest = options.alignRest ?? true;
+  const vt = new Float64Array(3), vs = new Float64Array(3);
+
+  for (let t = 0; t < JT; t++) {
+    quatIdentity(align, 4 * t);
+    quatIdentity(post, 4 * t);
+    quatIdentity(translationFrame, 4 * t);
+    const s = sourceOf[t]!;
+    if (s < 0) continue;
+    const ta = mappedAncestorT[t]!;
+    const sa = mappedAncestorS[s]!;
+    if (s === rootSource || (ta < 0 ? sa >= 0 : sourceOf[ta] !== sa)) positionDriven[t] = 1;
+    const lt = Math.hypot(targetRest.t[3 * t]!, targetRest.t[3 * t + 1]!, targetRest.t[3 * t + 2]!);
+    const ls = Math.hypot(sourceRest.t[3 * s]!, sourceRest.t[3 * s + 1]!, sourceRest.t[3 * s + 2]!);
+    ratio[t] = ls > EPS ? lt / ls : k;
+    // A: swing the target bone onto the source bone's reference direction: towards the next bone of the
+    // same limb or spine chain (by role: RobotExpressive's lower leg aims at its IK foot), preferring a
+    // next bone that is mapped on both sides, else each skeleton's own next bone or mean child position.
+    const key = roleOf.get(s);
+    if (alignRest && key !== undefined && chainNext(key).length > 0) {
+      const next = chainNext(key).map((r) => roles.get(r)).find((j) => j !== undefined && targetOf[j]! >= 0);
+      let found: boolean;
+      if (next !== undefined) {
+        const d = targetOf[next]!;
+        for (let c = 0; c < 3; c++) {
+          vt[c] = tp[3 * d + c]! - tp[3 * t + c]!;
+          vs[c] = sp[3 * next + c]! - sp[3 * s + c]!;
+        }
+        found = true;
+      } else {
+        found = aim(vs, source, roles, sp, s, key) && aim(vt, target, targetRoles, tp, t, key);
+      }
+      if (found) {
+        quatRotateVec3(vs, 0, frame, 0, vs, 0);
+        shortestArc(align, 4 * t, vt, vs);
+      }
+    }
+    // Post = Qs0⁻¹ · C⁻¹ · A · Qt0
+    quatMultiply(tmp, 0, align, 4 * t, tq, 4 * t);
+    quatMultiply(tmp, 0, frameInv, 0, tmp, 0);
+    quatInvert(post, 4 * t, sq, 4 * s);
+    quatMultiply(post, 4 * t, post, 4 * t, tmp, 0);
+    // Translation frame = Qt0(parent)⁻¹ · C · Qs0(parent): a source local offset into the target parent's rest frame.
+    const tpar = target.parents[t]!;
+    const spar = source.parents[s]!;
+    if (spar >= 0) quatMultiply(tmp, 0, frame, 0, sq, 4 * spar);
+    else tmp.set(frame);
+    if (tpar >= 0) {
+      quatInvert(translationFrame, 4 * t, tq, 4 * tpar);
+      quatMultiply(translationFrame, 4 * t, translationFrame, 4 * t, tmp, 0);
+    } else translationFrame.set(tmp, 4 * t);
+  }
+  return {
+    compiled: { source, target, sourceOf, ratio, confidence, positionDriven, rootSource, rootTarget, rootMotionScale: k, frame, post, translationFrame, align, sourceFeet, sourceUp, targetFootHeight },
+    diagnostics,
+  };
+}
+
+/** Roles that follow `key` along its chain, nearest first (the first one mapped is the aim of the bone). */
+function chainNext(key: string): string[] {
+  const [role, side] = key.split(".");
+  const sided = (roles: string[]): string[] => roles.map((r) => `${r}.${side}`);
+  switch (role) {
+    case "spine": return ["chest", "upperChest", "neck"];
+    case "chest": return ["upperChest", "neck"];
+    case "upperChest": return ["neck"];
+    case "neck": return ["head"];
+    case "upperLeg": return sided(["lowerLeg"]);
+    case "lowerLeg": return sided(["foot"]);
+    case "foot": return sided(["toes"]);
+    case "upperArm": return sided(["lowerArm"]);
+    case "lowerArm": return sided(["hand"]);
+    default: return [];
+  }
+}
+
+/**
+ * Writes into `out` the direction joint `j` aims at in its reference pose: towards its skeleton's joint
+ * with the next chain role, else towards the mean of its children. False when there is neither.
+ */
+function aim(out: Float64Array, skeleton: Skeleton, roles: ReadonlyMap<string, number>, p: Float64Array, j: number, key: string): boolean {
+  const next = chainNext(key).map((r) => roles.get(r)).find((n) => n !== undefined);
+  if (next !== undefined) {
+    for (let c = 0; c < 3; c++) out[c] = p[3 * next + c]! - p[3 * j + c]!;
+    return true;
+  }
+  let count = 0;
+  out.fill(0);
+  for (let k = j + 1; k < skeleton.jointCount; k++) {
+    if (skeleton.parents[k] !== j) continue;
+    for (let c = 0; c < 3; c++) out[c] = out[c]! + p[3 * k + c]! - p[3 * j + c]!;
+    count++;
+  }
+  return count > 0;
+}
+
+/** The nearest ± coordinate axis when `v` (unit) is within 30° of it, else `v`: model axes are usually exact. */
+function snapToAxis(v: number[]): number[] {
+  let best = 0;
+  for (let c = 1; c < 3; c++) if (Math.abs(v[c]!) > Math.abs(v[best]!)) best = c;
+  if (Math.abs(v[best]!) < Math.cos(Math.PI / 6)) return v;
+  return [0, 1, 2].map((c) => (c === best ? Math.sign(v[best]!) : 0));
+}
+
+/** Orthonormal (left, up, forward) basis, 9 floats column by column, or undefined when degenerate. */
+function basis(p: Float64Array, hips: number, ul: number, ur: number, fl: number, fr: number): Float64Array | undefined {
+  const up = [0, 1, 2].map((c) => p[3 * hips + c]! - 0.5 * (p[3 * fl + c]! + p[3 * fr + c]!));
+  const left = [0, 1, 2].map((c) => p[3 * ul + c]! - p[3 * ur + c]!);
+  const nu = Math.hypot(up[0]!, up[1]!, up[2]!);
+  if (!(nu > EPS)) return undefined;
+  for (let c = 0; c < 3; c++) up[c] = up[c]! / nu;
+  const upAxis = snapToAxis(up);
+  for (let c = 0; c < 3; c++) up[c] = upAxis[c]!;
+  const d = left[0]! * up[0]! + left[1]! * up[1]! + left[2]! * up[2]!;
+  for (let c = 0; c < 3; c++) left[c] = left[c]! - d * up[c]!;
+  const nl = Math.hypot(left[0]!, left[1]!, left[2]!);
+  if (!(nl > EPS)) return undefined;
+  for (let c = 0; c < 3; c++) left[c] = left[c]! / nl;
+  const leftAxis = snapToAxis(left);
+  for (let c = 0; c < 3; c++) left[c] = leftAxis[c]!;
+  const fwd = [
+    left[1]! * up[2]! - left[2]! * up[1]!,
+    left[2]! * up[0]! - left[0]! * up[2]!,
+    left[0]! * up[1]! - left[1]! * up[0]!,
+  ];
+  return new Float64Array([...left, ...up, ...fwd]);
+}
+
+/** Height of joint `hips` above the lowest joint of the skeleton, along the basis' up axis. */
+function hipHeight(p: Float64Array, count: number, hips: number, b: Float64Array): number {
+  const along = (j: number): number => p[3 * j]! * b[3]! + p[3 * j + 1]! * b[4]! + p[3 * j + 2]! * b[5]!;
+  let lowest = Infinity;
+  for (let j = 0; j < count; j++) lowest = Math.min(lowest, along(j));
+  return along(hips) - lowest;
+}
+
+/** Per joint, the nearest proper ancestor for which `mapped` holds, or -1. */
+function nearestMapped(skeleton: Skeleton, mapped: (j: number) => boolean): Int32Array {
+  const out = new Int32Array(skeleton.jointCount).fill(-1);
+  for (let j = 0; j < skeleton.jointCount; j++) {
+    const p = skeleton.parents[j]!;
+    if (p >= 0) out[j] = mapped(p) ? p : out[p]!;
+  }
+  return out;
+}
+
+/** The smallest rotation taking direction `from` onto direction `to` (identity for zero vectors or equal directions). */
+function shortestArc(out: Float64Array, o: number, from: Float64Array, to: Float64Array): void {
+  const cx = from[1]! * to[2]! - from[2]! * to[1]!;
+  const cy = from[2]! * to[0]! - from[0]! * to[2]!;
+  const cz = from[0]! * to[1]! - from[1]! * to[0]!;
+  const dot = from[0]! * to[0]! + from[1]! * to[1]! + from[2]! * to[2]!;
+  const cross = Math.hypot(cx, cy, cz);
+  if (!(Math.hypot(from[0]!, from[1]!, from[2]!) > EPS && Math.hypot(to[0]!, to[1]!, to[2]!) > EPS)) {
+    quatIdentity(out, o);
+    return;
+  }
+  const angle = Math.atan2(cross, dot);
+  if (cross > EPS * Math.abs(dot)) quatFromAxisAngle(out, o, cx, cy, cz, angle);
+  else quatIdentity(out, o); // parallel; an exactly opposite bone is left alone rather than flipped about an arbitrary axis
+}

@@ -1,0 +1,40 @@
+import { extname } from "node:path";
+import type { Clip } from "../clip/clip.ts";
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { loadBvh } from "../io/bvh/load-bvh.ts";
+import { loadGltf } from "../io/gltf/load-gltf.ts";
+import type { Skeleton } from "../skeleton/skeleton.ts";
+
+/** A skeleton and its clips from a .bvh or a glTF file (the first skeleton of a glTF). */
+export interface LoadedRig {
+  readonly kind: "bvh" | "gltf";
+  /** Absent when the file is unusable (see diagnostics). */
+  readonly skeleton?: Skeleton;
+  /** Clips bound to `skeleton` (a BVH has at most one). */
+  readonly clips: readonly Clip[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface LoadRigOptions {
+  /** Name used in diagnostics. Default: the path. */
+  readonly label?: string;
+  /** BVH only: multiplies offsets and positions (see parseBvh). Default 1. */
+  readonly bvhScale?: number;
+}
+
+/** Loads a .bvh (by extension, case-insensitive) or a glTF/GLB file; never throws on bad files. */
+export async function loadRig(path: string, options: LoadRigOptions = {}): Promise<LoadedRig> {
+  const label = options.label ?? path;
+  if (extname(path).toLowerCase() === ".bvh") {
+    const r = loadBvh(path, options.bvhScale === undefined ? {} : { scale: options.bvhScale }, label);
+    return { kind: "bvh", ...(r.skeleton ? { skeleton: r.skeleton } : {}), clips: r.clip ? [r.clip] : [], diagnostics: r.diagnostics };
+  }
+  const r = await loadGltf(path, { fileName: label });
+  const skeleton = r.skeletons[0];
+  return {
+    kind: "gltf",
+    ...(skeleton ? { skeleton } : {}),
+    clips: skeleton ? r.clips.filter((c) => c.skeleton === skeleton) : [],
+    diagnostics: r.diagnostics,
+  };
+}

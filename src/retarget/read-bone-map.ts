@@ -1,0 +1,99 @@
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { JsonReader, readJsonFile, type JsonDocument, type JsonNode, type JsonObjectNode } from "../json/index.ts";
+import type { Skeleton } from "../skeleton/skeleton.ts";
+import { proposeBoneMap, type BoneMap, type BoneMapEntry } from "./propose-bone-map.ts";
+
+/** Settings a bone-map file may carry besides the bones (the rich form). */
+export interface BoneMapSettings {
+  /** Overrides the root trajectory scale (default: the hip-height ratio target / source). */
+  readonly rootMotionScale?: number;
+  /** Overrides `RetargetOptions.alignRest`. */
+  readonly alignRest?: boolean;
+}
+
+export interface BoneMapReadResult {
+  /** Absent when the file has errors. */
+  readonly map?: BoneMap;
+  readonly settings: BoneMapSettings;
+  readonly diagnostics: Diagnostic[];
+}
+
+const RICH_KEYS = new Set(["bones", "auto", "rootMotionScale", "alignRest"]);
+/** Keys `animgraph map --json` adds for people; read back without a warning and ignored. */
+const INFO_KEYS = new Set(["source", "target", "entries", "unmappedSource", "unmappedTarget", "proposedRootMotionScale"]);
+
+/**
+ * Reads a bone map from a parsed JSON document and checks it against the two skeletons. Two forms:
+ * a flat object `{ "<source bone>": "<target bone>" | null, … }`, or the rich form
+ * `{ "bones": { … }, "auto": true, "rootMotionScale": 0.5, "alignRest": true }` where `auto` fills the
+ * bones the file does not list from `proposeBoneMap` (a `null` value keeps a bone out of it). Codes:
+ * E_BONEMAP_UNKNOWN_SOURCE, E_BONEMAP_UNKNOWN_TARGET, E_BONEMAP_DUPLICATE_TARGET, W_BONEMAP_UNKNOWN_KEY
+ * (warning), E_OUT_OF_RANGE, and JsonReader's type codes — each at the JSON pointer of the value.
+ */
+export function readBoneMap(doc: JsonDocument, source: Skeleton, target: Skeleton): BoneMapReadResult {
+  const reader = new JsonReader(doc);
+  const settings: { rootMotionScale?: number; alignRest?: boolean } = {};
+  const root = reader.object(doc.root);
+  if (!root) return { settings, diagnostics: reader.diagnostics };
+  let bonesNode: JsonObjectNode | undefined = root;
+  let auto = false;
+  const richBones = root.members.get("bones");
+  if (richBones?.kind === "object") {
+    bonesNode = richBones;
+    for (const [key, node] of root.members) {
+      if (!RICH_KEYS.has(key) && !INFO_KEYS.has(key)) reader.report(node, "W_BONEMAP_UNKNOWN_KEY", `unknown key "${key}" (known: ${[...RICH_KEYS].join(", ")})`, "warning");
+    }
+    auto = reader.boolean(reader.optional(root, "auto")) ?? false;
+    const scaleNode = reader.optional(root, "rootMotionScale");
+    const scale = reader.number(scaleNode);
+    if (scale !== undefined) {
+      if (scale > 0) settings.rootMotionScale = scale;
+      else reader.report(scaleNode, "E_OUT_OF_RANGE", `rootMotionScale must be > 0, found ${scale}`);
+    }
+    const align = reader.boolean(reader.optional(root, "alignRest"));
+    if (align !== undefined) settings.alignRest = align;
+  }
+
+  const entries: BoneMapEntry[] = [];
+  const excluded = new Set<string>();
+  const targetUsedAt = new Map<string, JsonNode>();
+  for (const [sourceName, node] of bonesNode.members) {
+    if (!source.indexOf.has(sourceName)) {
+      reader.report(node, "E_BONEMAP_UNKNOWN_SOURCE", `"${sourceName}" is not a bone of the source skeleton`);
+      continue;
+    }
+    if (node.kind === "null") {
+      excluded.add(sourceName);
+      continue;
+    }
+    const targetName = reader.string(node);
+    if (targetName === undefined) continue;
+    if (!target.indexOf.has(targetName)) {
+      reader.report(node, "E_BONEMAP_UNKNOWN_TARGET", `"${targetName}" is not a bone of the target skeleton`);
+      continue;
+    }
+    const first = targetUsedAt.get(targetName);
+    if (first) {
+      reader.report(node, "E_BONEMAP_DUPLICATE_TARGET", `target bone "${targetName}" is already driven by ${first.pointer}`);
+      continue;
+    }
+    targetUsedAt.set(targetName, node);
+    entries.push({ source: sourceName, target: targetName, confidence: 1, reason: "explicit" });
+  }
+  if (reader.diagnostics.some((d) => d.severity === "error")) return { settings, diagnostics: reader.diagnostics };
+  if (auto) {
+    const listedSources = new Set(bonesNode.members.keys());
+    for (const e of proposeBoneMap(source, target).entries) {
+      if (listedSources.has(e.source) || excluded.has(e.source) || targetUsedAt.has(e.target)) continue;
+      entries.push(e);
+    }
+  }
+  return { map: { entries }, settings, diagnostics: reader.diagnostics };
+}
+
+/** Reads a bone-map JSON file (see readBoneMap); file problems are diagnostics too. */
+export function readBoneMapFile(path: string, source: Skeleton, target: Skeleton, label: string = path): BoneMapReadResult {
+  const doc = readJsonFile(path, {}, label);
+  if (!doc.root) return { settings: {}, diagnostics: doc.diagnostics };
+  return readBoneMap(doc, source, target);
+}

@@ -1,0 +1,65 @@
+/**
+ * The single table of what the graph spec parser accepts: for every kind of JSON object, its keys,
+ * and for every enumerated field, its values. The parser reads only these keys (anything else is
+ * E_SPEC_UNKNOWN_KEY, except extension keys starting with `x-`), and a test checks that
+ * schema/animgraph.schema.json lists exactly the same keys and values, so the two cannot drift.
+ */
+export const SPEC_KEYS = {
+  root: ["$schema", "animgraph", "name", "description", "frameRate", "transitionBudget", "parameters", "masks", "layers"],
+  transitionBudget: ["minFrames", "maxFrames"],
+  parameter: ["type", "default", "min", "max"],
+  mask: ["include", "exclude", "weight"],
+  layer: ["name", "weight", "mode", "mask", "machine"],
+  paramRef: ["param"],
+  machine: ["entry", "states", "transitions"],
+  state: ["clip", "blend1d", "blend2d", "machine", "speed", "loop", "events", "final", "syncGroup"],
+  event: ["name", "time"],
+  blend1d: ["param", "weighting", "sync", "children"],
+  blend1dChild: ["at", "clip"],
+  blend2d: ["params", "mode", "sync", "samples"],
+  blend2dSample: ["x", "y", "clip"],
+  transition: [
+    "from", "to", "conditions", "duration", "durationFrames", "curve", "exitTime", "exitPermille", "offset",
+    "interruption", "canTransitionToSelf",
+  ],
+  condition: ["param", "op", "value"],
+  interruption: ["source", "freeze"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type SpecObjectKind = keyof typeof SPEC_KEYS;
+
+/** Keys starting with this prefix are extension data: accepted anywhere and ignored. */
+export const EXTENSION_KEY_PREFIX = "x-";
+
+/** The values each enumerated field accepts (the schema's `enum` lists must match). */
+export const SPEC_ENUMS = {
+  paramType: ["float", "int", "bool", "trigger"],
+  layerMode: ["override", "additive"],
+  loop: ["loop", "clamp", "pingpong"],
+  weighting: ["linear", "inverseDistance"],
+  blend2dMode: ["freeform", "grid"],
+  op: [">", ">=", "<", "<=", "==", "!="],
+  curve: ["linear", "smoothstep", "smootherstep", "easeIn", "easeOut"],
+  interruptionSource: ["none", "source", "target", "sourceThenTarget", "targetThenSource"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The state name that means "any state" in a transition's `from`; not allowed as a state's own name. */
+export const ANY_STATE = "*";
+
+/** Defaults filled in by the parser (documented in docs/spec-format.md). */
+export const SPEC_DEFAULTS = {
+  frameRate: 30,
+  /** Crossfade duration in seconds when neither `duration` nor `durationFrames` is given. */
+  duration: 0.2,
+  curve: "smoothstep",
+  offset: 0,
+  speed: 1,
+  layerWeight: 1,
+  layerMode: "override",
+  maskWeight: 1,
+  weighting: "linear",
+  blend2dMode: "freeform",
+  sync: true,
+  op: "==",
+  interruption: { source: "none", freeze: false },
+} as const;

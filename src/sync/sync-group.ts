@@ -1,0 +1,76 @@
+// Phase synchronisation of cyclic clips of different lengths (a walk and a run): all clips of a group play
+// at one normalised time φ ∈ [0, 1), so their foot contacts line up and a blend between them does not
+// slide. The group's cycle lasts the weight-averaged clip length L = Σ ŵ_i·d_i; φ advances by dt / L;
+// clip i is sampled at t_i = φ·d_i, i.e. it plays at rate d_i / L.
+import { contributes } from "../blend/normalize-weights.ts";
+
+/** Blended cycle length L = Σ ŵ_i·d_i (seconds) over the contributing weights; 0 when none contributes. */
+export function syncedCycleDuration(durations: ArrayLike<number>, weights: ArrayLike<number>): number {
+  let total = 0, sum = 0;
+  const n = Math.min(durations.length, weights.length);
+  for (let i = 0; i < n; i++) {
+    const w = weights[i]!;
+    if (!contributes(w)) continue;
+    total += w;
+    sum += w * durations[i]!;
+  }
+  return total > 0 ? sum / total : 0;
+}
+
+/**
+ * The phase after `dt` seconds: (φ + dt / L) mod 1 in [0, 1), L = syncedCycleDuration(durations,
+ * weights). A zero L (no weight, or zero-length clips) leaves φ unchanged. Negative dt plays backwards.
+ */
+export function advanceSyncedPhase(phase: number, dt: number, durations: ArrayLike<number>, weights: ArrayLike<number>): number {
+  const length = syncedCycleDuration(durations, weights);
+  if (!(length > 0)) return phase;
+  return wrapPhase(phase + dt / length);
+}
+
+/** Clip time for a phase: φ·d (seconds). */
+export function phaseToTime(phase: number, duration: number): number {
+  return phase * duration;
+}
+
+/** φ mod 1 in [0, 1). */
+export function wrapPhase(phase: number): number {
+  if (!Number.isFinite(phase)) return 0;
+  const r = phase - Math.floor(phase);
+  return r >= 1 ? 0 : r;
+}
+
+/** A synchronisation group's state: plain data, owned by one character. */
+export interface SyncGroup {
+  /** Normalised time φ ∈ [0, 1). */
+  phase: number;
+  /** Whole cycles completed (negative when playing backwards): for `clipLooped` events. */
+  cycles: number;
+}
+
+/** A group at phase 0. */
+export function createSyncGroup(): SyncGroup {
+  return { phase: 0, cycles: 0 };
+}
+
+/**
+ * Advances `group` by dt seconds (see `advanceSyncedPhase`) and writes clip i's sample time φ·d_i into
+ * `outTimes[i]`. Returns how many cycle boundaries were crossed (signed). No allocation.
+ */
+export function stepSyncGroup(
+  group: SyncGroup,
+  outTimes: Float64Array | Float32Array | number[],
+  dt: number,
+  durations: ArrayLike<number>,
+  weights: ArrayLike<number>,
+): number {
+  const length = syncedCycleDuration(durations, weights);
+  let crossed = 0;
+  if (length > 0) {
+    const next = group.phase + dt / length;
+    crossed = Number.isFinite(next) ? Math.floor(next) : 0;
+    group.phase = wrapPhase(next);
+    group.cycles += crossed;
+  }
+  for (let i = 0; i < durations.length; i++) outTimes[i] = group.phase * durations[i]!;
+  return crossed;
+}

@@ -1,0 +1,21 @@
+// The studio imports the library by its package name: "animgraph" (the browser-safe entry) and
+// "animgraph/three" (the three.js adapter), aliased to the sources so the studio always runs the
+// code in this checkout. The bundled examples are served as static files.
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  root: here("."),
+  base: "./",
+  publicDir: here("../examples"),
+  resolve: {
+    alias: [
+      { find: /^animgraph\/three$/, replacement: here("../src/three/index.ts") },
+      { find: /^animgraph$/, replacement: here("../src/browser.ts") },
+    ],
+  },
+  build: { outDir: here("dist"), emptyOutDir: true, chunkSizeWarningLimit: 2000, target: "es2022" },
+  logLevel: "warn",
+});

@@ -1,0 +1,38 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { compressClip } from "../../src/compress/compress-clip.ts";
+import { decompressClip } from "../../src/compress/decompress-clip.ts";
+import { loadBvh } from "../../src/io/bvh/index.ts";
+import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
+import { independentError, random } from "./independent-error.ts";
+
+// CMU's ASF length unit is 1/0.45 inch = 5.644 cm, which the cgspeed BVH conversion keeps: 17.72 units/m.
+const UNITS_PER_METRE = 1 / (2.54 / 0.45 / 100);
+const TOLERANCE = 1e-4;
+
+for (const name of ["131_01", "131_03"]) {
+  test(`${name}.bvh: every joint within 0.1 mm at grid frames and at 1000 random times`, { skip: !HAVE_SHARED_ASSETS }, () => {
+    const { clip } = loadBvh(sharedAsset(`bvh-cmu-131/${name}.bvh`));
+    assert.ok(clip);
+    const before = clip.tracks.map((t) => Float32Array.from(t.values));
+    const result = compressClip(clip, { tolerance: TOLERANCE, unitsPerMetre: UNITS_PER_METRE });
+    assert.ok(result.compressed && result.stats);
+    const stats = result.stats;
+    assert.ok(stats.maxError <= TOLERANCE, `max error ${stats.maxError} m`);
+    assert.ok(stats.meanError < stats.maxError);
+    // The achieved ratio at 120 fps is about 14:1 (docs/compression.md): below the 20:1 target, and
+    // asserted at the level reached so a regression shows.
+    assert.ok(stats.ratio >= 12.5, `ratio ${stats.ratio.toFixed(2)}:1`);
+    const rnd = random(131);
+    const times = Array.from({ length: 1000 }, () => rnd() * clip.duration);
+    const check = independentError(clip, result.compressed, times, 0.03 * UNITS_PER_METRE);
+    assert.ok(check.max / UNITS_PER_METRE <= TOLERANCE, `independent error ${check.max / UNITS_PER_METRE} m at joint ${check.worstJoint}`);
+    // The input clip is untouched.
+    clip.tracks.forEach((t, i) => assert.deepEqual(t.values, before[i]));
+    // The decompressed clip, sampled by sampleClip, is the compressed clip (up to float32 key times).
+    const back = decompressClip(result.compressed);
+    const same = independentError(back, result.compressed, times.slice(0, 200), 0.03 * UNITS_PER_METRE);
+    // Key times become float32 seconds (≈ 0.5 µs ulp at 9 s), so allow a few micrometres.
+    assert.ok(same.max / UNITS_PER_METRE < 1e-5, `decompressed differs by ${same.max / UNITS_PER_METRE} m`);
+  });
+}

@@ -1,0 +1,166 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { createClip } from "../../src/clip/clip.ts";
+import { compressClip, detectSampleRate } from "../../src/compress/compress-clip.ts";
+import { TrackEncoding } from "../../src/compress/compressed-clip.ts";
+import { decompressClip } from "../../src/compress/decompress-clip.ts";
+import { createCompressedClipCursor, sampleCompressedClip } from "../../src/compress/sample-compressed-clip.ts";
+import { createPose } from "../../src/pose/pose.ts";
+import { createSkeleton } from "../../src/skeleton/skeleton.ts";
+import { independentError, random } from "./independent-error.ts";
+import { syntheticClip } from "./synthetic-clip.ts";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+test("a programmatic clip compresses within the tolerance at grid frames and at random times", () => {
+  const clip = syntheticClip();
+  const result = compressClip(clip, { tolerance: 1e-4 });
+  assert.ok(result.compressed && result.stats);
+  assert.deepEqual(result.diagnostics, []);
+  assert.equal(detectSampleRate(clip), 60);
+  assert.equal(result.stats.frameCount, 121);
+  assert.equal(result.stats.rawBytes, 40 * 5 * 121);
+  assert.ok(result.stats.maxError <= 1e-4);
+  assert.ok(result.stats.ratio > 4, `ratio ${result.stats.ratio}`);
+  const rnd = random(1);
+  const times = Array.from({ length: 1000 }, () => rnd() * clip.duration);
+  assert.ok(independentError(clip, result.compressed, times, 0.03).max <= 1e-4);
+});
+
+test("constant tracks become one key; tracks equal to the rest pose are dropped", () => {
+  const { compressed } = compressClip(syntheticClip(), { tolerance: 1e-4 });
+  assert.ok(compressed);
+  const rot3 = compressed.trackIndex[3 * 3 + 1]!;
+  assert.ok(rot3 >= 0);
+  assert.equal(compressed.tracks[rot3]!.encoding, TrackEncoding.CONSTANT);
+  assert.equal(compressed.tracks[rot3]!.keyCount, 1);
+  assert.equal(compressed.trackIndex[3 * 3 + 0], -1, "translation equal to rest");
+  assert.equal(compressed.trackIndex[3 * 4 + 1], -1, "untracked joint");
+});
+
+test("a root spinning a full turn (per-key smallest-three blocks) stays within the tolerance", () => {
+  const clip = syntheticClip({ spin: true });
+  const result = compressClip(clip, { tolerance: 1e-4 });
+  assert.ok(result.compressed && result.stats);
+  assert.ok(result.stats.maxError <= 1e-4);
+  const rnd = random(2);
+  assert.ok(independentError(clip, result.compressed, Array.from({ length: 500 }, () => rnd() * clip.duration), 0.03).max <= 1e-4);
+});
+
+test("tighter tolerances cost more bytes and keep their bound", () => {
+  const clip = syntheticClip();
+  let last = 0;
+  for (const tol of [1e-2, 1e-3, 1e-4, 1e-5]) {
+    const { stats } = compressClip(clip, { tolerance: tol });
+    assert.ok(stats && stats.maxError <= tol, `tolerance ${tol}: ${stats?.maxError}`);
+    assert.ok(stats.compressedBytes >= last);
+    last = stats.compressedBytes;
+  }
+});
+
+test("fixed bit widths that cannot meet the tolerance give W_COMPRESS_TOLERANCE_NOT_MET", () => {
+  const result = compressClip(syntheticClip(), { tolerance: 1e-5, rotationBits: 4 });
+  assert.ok(result.stats && result.stats.maxError > 1e-5);
+  assert.ok(result.diagnostics.some((d) => d.code === "W_COMPRESS_TOLERANCE_NOT_MET"));
+});
+
+test("bad options are diagnostics, not exceptions", () => {
+  const clip = syntheticClip();
+  for (const options of [{ tolerance: 0 }, { tolerance: -1 }, { unitsPerMetre: NaN }, { sampleRate: 0 }, { rotationBits: 25 }, { virtualVertexDistance: 0 }]) {
+    const r = compressClip(clip, options);
+    assert.equal(r.compressed, undefined);
+    assert.equal(r.diagnostics[0]?.code, "E_COMPRESS_OPTION", JSON.stringify(options));
+  }
+  const r = compressClip(clip, { sampleRate: 1e5 });
+  assert.equal(r.diagnostics[0]?.code, "E_COMPRESS_TOO_MANY_FRAMES");
+});
+
+test("sampling with one cursor in any time order equals sampling with a fresh cursor", () => {
+  const clip = syntheticClip({ spin: true });
+  const { compressed } = compressClip(clip, { tolerance: 1e-4 });
+  assert.ok(compressed);
+  const a = createPose(5);
+  const b = createPose(5);
+  const cursor = createCompressedClipCursor(compressed);
+  fc.assert(
+    fc.property(fc.array(fc.double({ min: -0.5, max: 2.5, noNaN: true }), { minLength: 1, maxLength: 30 }), (times) => {
+      for (const t of times) {
+        sampleCompressedClip(a, compressed, t, cursor);
+        sampleCompressedClip(b, compressed, t, createCompressedClipCursor(compressed));
+        assert.deepEqual(a, b);
+      }
+    }),
+  );
+});
+
+test("times before the start and after the end hold the first and last frames", () => {
+  const { compressed } = compressClip(syntheticClip(), { tolerance: 1e-4 });
+  assert.ok(compressed);
+  const a = createPose(5);
+  const b = createPose(5);
+  const c = createCompressedClipCursor(compressed);
+  sampleCompressedClip(a, compressed, -3, c);
+  sampleCompressedClip(b, compressed, 0, c);
+  assert.deepEqual(a, b);
+  sampleCompressedClip(a, compressed, 99, c);
+  sampleCompressedClip(b, compressed, compressed.duration, c);
+  assert.deepEqual(a, b);
+  sampleCompressedClip(a, compressed, NaN, c);
+  sampleCompressedClip(b, compressed, 0, c);
+  assert.deepEqual(a, b);
+});
+
+test("sampleCompressedClip rejects a foreign cursor and the rest pose as output", () => {
+  const { compressed } = compressClip(syntheticClip(), { tolerance: 1e-4 });
+  const other = compressClip(syntheticClip(), { tolerance: 1e-3 }).compressed;
+  assert.ok(compressed && other);
+  assert.throws(() => sampleCompressedClip(createPose(5), compressed, 0, createCompressedClipCursor(other)));
+  assert.throws(() => sampleCompressedClip(compressed.skeleton.rest, compressed, 0, createCompressedClipCursor(compressed)));
+});
+
+test("decompressClip gives a Clip whose samples match the compressed clip", () => {
+  const { compressed } = compressClip(syntheticClip(), { tolerance: 1e-4 });
+  assert.ok(compressed);
+  const clip = decompressClip(compressed);
+  assert.equal(clip.tracks.length, compressed.tracks.length);
+  assert.equal(clip.duration, compressed.duration);
+  const rnd = random(3);
+  assert.ok(independentError(clip, compressed, Array.from({ length: 300 }, () => rnd() * 2), 0.03).max < 1e-6);
+});
+
+test("sampling retains nothing: the heap after a forced GC stays flat over 200,000 samples", () => {
+  const { compressed } = compressClip(syntheticClip({ spin: true }), { tolerance: 1e-4 });
+  assert.ok(compressed);
+  const pose = createPose(5);
+  const cursor = createCompressedClipCursor(compressed);
+  for (let i = 0; i < 20000; i++) sampleCompressedClip(pose, compressed, (i % 240) / 120, cursor);
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const checkpoints: number[] = [];
+  for (let i = 0; i < 200000; i++) {
+    sampleCompressedClip(pose, compressed, ((i * 7) % 2400) / 1200, cursor);
+    if ((i + 1) % 50000 === 0) {
+      gc();
+      gc();
+      checkpoints.push(process.memoryUsage().heapUsed - before);
+    }
+  }
+  // Transient boxing of doubles by the VM is collected; anything kept per call would grow the heap.
+  for (const growth of checkpoints) assert.ok(growth < 256 * 1024, `heap grew by ${checkpoints.join(", ")} bytes`);
+});
+
+test("detectSampleRate: uniform keys give their exact rate, irregular ones the median interval", () => {
+  const skeleton = createSkeleton({ names: ["a"], parents: [-1] });
+  const clipWith = (times: number[]) =>
+    createClip({ name: "c", skeleton, tracks: [{ joint: 0, path: "translation", interpolation: "LINEAR", stride: 3, times: Float32Array.from(times), values: new Float32Array(3 * times.length) }] });
+  assert.ok(Math.abs(detectSampleRate(clipWith([0, 0.0083333, 0.0166666, 0.0249999])) - 1 / 0.0083333) < 1e-2);
+  assert.ok(Math.abs(detectSampleRate(clipWith([0, 1 / 24, 2 / 24, 3 / 24, 8 / 24, 9 / 24])) - 24) < 1e-3);
+  assert.equal(detectSampleRate(clipWith([0])), 30);
+  const r = compressClip(clipWith([0, 1 / 24, 2 / 24, 3 / 24, 8.5 / 24]), {});
+  assert.ok(r.diagnostics.some((d) => d.code === "W_COMPRESS_OFF_GRID"));
+});

@@ -1,0 +1,120 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { main } from "../../src/cli/main.ts";
+import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
+import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
+
+const skip = !HAVE_SHARED_ASSETS;
+const WALK = sharedAsset("bvh-cmu-131/131_01.bvh");
+const ROBOT = sharedAsset("robot-expressive/RobotExpressive.glb");
+const FOX = sharedAsset("fox/Fox.glb");
+
+interface ValidatorMessage {
+  code: string;
+  severity: number;
+  pointer?: string;
+}
+interface ValidatorReport {
+  issues: { numErrors: number; messages: ValidatorMessage[] };
+}
+// gltf-validator ships no type declarations: import it through a plain string and type what is used.
+const VALIDATOR: string = "gltf-validator";
+const { validateBytes } = (await import(VALIDATOR)) as { validateBytes(bytes: Uint8Array, options: { maxIssues: number }): Promise<ValidatorReport> };
+const validate = (bytes: Uint8Array): Promise<ValidatorReport> => validateBytes(bytes, { maxIssues: 0 });
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), cwd: process.cwd() });
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "animgraph-retarget-"));
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test("animgraph map prints each pair with its confidence and the unmapped bones; --json is a valid --map file", { skip }, async () => {
+  const text = await run(["map", WALK, ROBOT]);
+  assert.equal(text.code, 0, text.err);
+  assert.match(text.out, /Hips\s+→\s+Hips\s+1\.00\s+exact-name/);
+  assert.match(text.out, /LeftHip\s+→\s+UpperLeg\.L\s+0\.80\s+role \(upperLeg\.L\)/);
+  assert.match(text.out, /unmapped target bones, kept at rest \(24\): Bone, Body,/);
+  const json = await run(["map", WALK, ROBOT, "--json"]);
+  const report = JSON.parse(json.out) as { bones: Record<string, string>; entries: { confidence: number }[]; unmappedSource: string[] };
+  assert.equal(report.bones["LeftKnee"], "LowerLeg.L");
+  assert.equal(report.entries.length, 19);
+  assert.ok(report.unmappedSource.includes("LHipJoint"));
+  // Edited and fed back to retarget.
+  report.bones["LeftCollar"] = "Shoulder.L";
+  const mapFile = join(dir, "map.json");
+  writeFileSync(mapFile, JSON.stringify(report));
+  const out = join(dir, "from-map.glb");
+  const r = await run(["retarget", WALK, "--to", FOX, "--map", mapFile, "--out", out]);
+  assert.equal(r.code, 2, "Shoulder.L is not a Fox bone");
+  assert.match(r.err, /map\.json: \/bones\/LeftCollar: "Shoulder\.L" is not a bone of the target skeleton \[E_BONEMAP_UNKNOWN_TARGET\]/);
+  assert.equal(existsSync(out), false);
+  const robotOut = join(dir, "robot-from-map.glb");
+  const ok = await run(["retarget", WALK, "--to", ROBOT, "--map", mapFile, "--out", robotOut, "--name", "Mapped"]);
+  assert.equal(ok.code, 0, ok.err);
+  assert.ok(existsSync(robotOut));
+});
+
+test("animgraph retarget onto Fox.glb: the Khronos validator finds no error; the clip loads back", { skip }, async () => {
+  const out = join(dir, "fox-walk.glb");
+  const r = await run(["retarget", WALK, "--to", FOX, "--name", "CmuWalk", "--out", out]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /added animation "CmuWalk" \(8\.275 s, \d+ channels, 19 of 24 target bones driven/);
+  const bytes = new Uint8Array(readFileSync(out));
+  const report = await validate(bytes);
+  assert.equal(report.issues.numErrors, 0, JSON.stringify(report.issues.messages.filter((m) => m.severity === 0).slice(0, 5)));
+  const loaded = await loadGltf(bytes, { fileName: "fox-walk.glb" });
+  assert.ok(loaded.ok);
+  assert.deepEqual(loaded.clips.map((c) => c.name), ["Survey", "Walk", "Run", "CmuWalk"]);
+  const walk = loaded.clips[3]!;
+  assert.ok(Math.abs(walk.duration - 993 * 0.0083333) < 1e-4);
+  assert.equal(walk.tracks[0]!.times.length, 994);
+  // A glTF clip as the source: RobotExpressive's Walking on the fox.
+  const fromGltf = join(dir, "fox-robot-walk.glb");
+  const g = await run(["retarget", ROBOT, "--clip", "Walking", "--to", FOX, "--out", fromGltf]);
+  assert.equal(g.code, 0, g.err);
+  assert.match(g.out, /added animation "Walking" \(0\.958 s/);
+  assert.equal((await validate(new Uint8Array(readFileSync(fromGltf)))).issues.numErrors, 0);
+});
+
+test("animgraph retarget onto RobotExpressive.glb adds no validator error to the file's own", { skip }, async () => {
+  const out = join(dir, "robot-walk.glb");
+  const r = await run(["retarget", WALK, "--to", ROBOT, "--out", out, "--fps", "30"]);
+  assert.equal(r.code, 0, r.err);
+  const before = await validate(new Uint8Array(readFileSync(ROBOT)));
+  const after = await validate(new Uint8Array(readFileSync(out)));
+  // RobotExpressive itself has non-normalised skin weights (ACCESSOR_WEIGHTS_NON_NORMALIZED errors).
+  assert.ok(before.issues.numErrors > 0);
+  const errors = (rep: ValidatorReport): string[] => rep.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} ${m.pointer}`).sort();
+  assert.deepEqual(errors(after), errors(before));
+  assert.ok(!after.issues.messages.some((m) => m.pointer?.startsWith("/animations/14")));
+  const loaded = await loadGltf(out);
+  const clip = loaded.clips.find((c) => c.name === "131_01")!;
+  assert.equal(clip.tracks[0]!.times.length, Math.round(993 * 0.0083333 * 30) + 1);
+});
+
+test("animgraph retarget: unusable inputs exit 2 with located diagnostics and write nothing", { skip }, async () => {
+  const broken = join(dir, "broken.bvh");
+  writeFileSync(broken, readFileSync(WALK, "utf8").slice(0, 20000));
+  const out = join(dir, "never.glb");
+  const r = await run(["retarget", broken, "--to", ROBOT, "--out", out]);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /broken\.bvh: line \d+: .*\[E_BVH_(TRUNCATED|CHANNEL_COUNT)\]/);
+  assert.equal(existsSync(out), false);
+  const usage = await run(["retarget", WALK, "--to", ROBOT, "--out", out, "--fps", "0"]);
+  assert.equal(usage.code, 2);
+  const notGltf = await run(["retarget", WALK, "--to", WALK, "--out", out]);
+  assert.equal(notGltf.code, 2);
+  const noClip = await run(["retarget", ROBOT, "--clip", "Moonwalk", "--to", FOX, "--out", out]);
+  assert.equal(noClip.code, 2);
+  assert.match(noClip.err, /no clip named "Moonwalk" \(clips: Dance, Death, Idle,.*\[E_RETARGET_NO_CLIP\]/);
+  const missing = await run(["map", join(dir, "nope.bvh"), ROBOT]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /nope\.bvh: no such file \[E_FILE_NOT_FOUND\]/);
+});

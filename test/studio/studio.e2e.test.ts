@@ -1,0 +1,160 @@
+// End-to-end tests of the studio in headless Chromium (Debian's package, driven by playwright-core;
+// WebGL through SwiftShader) against the built studio served on localhost.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { build, preview, type PreviewServer } from "vite";
+import { chromium, type Browser, type Page } from "playwright-core";
+import {
+  compileGraph, digestRun, loadGltf, parseGraphSpec, parseJsonText, parseTimeline,
+} from "../../src/index.ts";
+import { repoPath } from "../helpers/assets.ts";
+
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const haveChromium = existsSync(CHROMIUM);
+const skip = haveChromium ? false : `no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`;
+
+let server: PreviewServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+let url = "";
+const consoleErrors: string[] = [];
+
+before(async () => {
+  if (!haveChromium) return;
+  const configFile = repoPath("studio/vite.config.ts");
+  await build({ configFile, logLevel: "error" });
+  server = await preview({ configFile, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
+  url = server.resolvedUrls!.local[0]!;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+      "--disable-sync", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
+    ],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => consoleErrors.push(String(e)));
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { animgraphStudio?: { ready: Promise<void> } }).animgraphStudio !== undefined);
+  await page.evaluate(() => (window as unknown as { animgraphStudio: { ready: Promise<void> } }).animgraphStudio.ready);
+  await page.waitForFunction(() => document.body.dataset["state"] !== undefined, undefined, { timeout: 60_000 });
+}, { timeout: 180_000 });
+
+after(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
+});
+
+const setSlider = (param: string, value: number): Promise<void> =>
+  page.evaluate(([p, v]) => {
+    const input = document.querySelector<HTMLInputElement>(`input[data-param="${p}"]`)!;
+    input.value = String(v);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }, [param, value] as const);
+
+const frameCount = (): Promise<number> => page.evaluate(() => new Promise<number>((r) => requestAnimationFrame((t) => r(t))));
+
+test("loads with no console errors and shows the character in the viewport", { skip, timeout: 60_000 }, async () => {
+  assert.deepEqual(consoleErrors, []);
+  const shot = await page.locator("#viewport canvas").screenshot();
+  // Decode via the browser: count pixels that differ from the background colour in the central region.
+  const differing = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width; c.height = img.height;
+    const ctx = c.getContext("2d")!;
+    ctx.drawImage(img, 0, 0);
+    const { data } = ctx.getImageData(Math.floor(img.width * 0.3), Math.floor(img.height * 0.15), Math.floor(img.width * 0.4), Math.floor(img.height * 0.7));
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      // Background 0x0d0f12 and grid greys: count clearly coloured (non-grey or bright) pixels.
+      const r = data[i]!, g = data[i + 1]!, bl = data[i + 2]!;
+      if (Math.max(r, g, bl) - Math.min(r, g, bl) > 40 || r + g + bl > 400) n++;
+    }
+    return n;
+  }, shot.toString("base64"));
+  assert.ok(differing > 500, `only ${differing} character pixels in the viewport centre`);
+  await page.screenshot({ path: repoPath("docs/studio.png") });
+});
+
+test("the speed control walks Idle → Walk → Run; a Jump trigger shows a transition with progress", { skip, timeout: 60_000 }, async () => {
+  await setSlider("speed", 0);
+  await page.waitForFunction(() => document.body.dataset["state"] === "Idle", undefined, { timeout: 10_000 });
+  const seen: string[] = [];
+  const watch = async (target: string): Promise<number> => {
+    const start = await frameCount();
+    await page.waitForFunction((t) => document.body.dataset["state"] === t, target, { timeout: 10_000 });
+    seen.push(target);
+    return (await frameCount()) - start;
+  };
+  await setSlider("speed", 2);
+  const msWalk = await watch("Walk");
+  await setSlider("speed", 5.5);
+  const msRun = await watch("Run");
+  assert.deepEqual(seen, ["Walk", "Run"]);
+  // Bounded: each change shows on the graph within a second of frames.
+  assert.ok(msWalk < 1000 && msRun < 1000, `took ${msWalk} ms and ${msRun} ms`);
+  assert.equal(await page.locator('svg .state.current').getAttribute("data-state"), "Run");
+  // Slow motion, so the 0.1 s crossfade spans many frames even when SwiftShader renders slowly.
+  await page.selectOption("#time-scale", "0.1");
+  await page.click('button[aria-label="Trigger jump"]');
+  const row = page.locator('#transitions .run[data-transition$="→Jump"]');
+  await row.waitFor({ timeout: 5_000 });
+  const progress = await row.locator("progress").evaluate((p) => (p as HTMLProgressElement).value);
+  assert.ok(progress >= 0 && progress <= 1);
+  await page.screenshot({ path: repoPath("docs/studio-transition.png") });
+  await page.selectOption("#time-scale", "1");
+});
+
+test("dragging the blend-space point changes the weights, which sum to 1", { skip, timeout: 30_000 }, async () => {
+  const weights = (): Promise<number[]> =>
+    page.$$eval("#blend-weights li", (lis) => lis.map((li) => Number((li as HTMLElement).dataset["weight"])));
+  const box = (await page.locator("#blend svg").boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.5);
+  await page.mouse.up();
+  await page.waitForTimeout(100);
+  const a = await weights();
+  await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.5);
+  await page.mouse.up();
+  await page.waitForTimeout(100);
+  const b = await weights();
+  assert.ok(a.length >= 2);
+  assert.notDeepEqual(a, b);
+  for (const w of [a, b]) assert.ok(Math.abs(w.reduce((s, x) => s + x, 0) - 1) < 1e-9, `weights ${w} do not sum to 1`);
+});
+
+test("a broken graph file shows the linter's findings instead of breaking the page", { skip, timeout: 30_000 }, async () => {
+  await page.evaluate(() => (window as unknown as { animgraphStudio: { reloadGraph(t: string, f: string): void } }).animgraphStudio.reloadGraph(
+    JSON.stringify({ animgraph: 1, name: "broken", layers: [{ name: "base", machine: { entry: "Nowhere", states: { A: { clip: "Idle" } }, transitions: [{ from: "A", to: "Ghost" }] } }] }),
+    "broken.json",
+  ));
+  const findings = await page.locator("#findings li").allTextContents();
+  assert.ok(findings.some((f) => f.includes("broken.json") && /Ghost|Nowhere/.test(f)), findings.join("\n"));
+  assert.equal(await page.evaluate(() => document.body.dataset["graph"]), "broken");
+  // The page still runs: frames keep coming and the last good graph keeps its state.
+  const s1 = await page.evaluate(() => document.body.dataset["state"]);
+  assert.ok(s1);
+  await page.evaluate(() => (window as unknown as { animgraphStudio: { reloadGraph(t: string, f: string): void } }).animgraphStudio.reloadGraph("{ not json", "broken2.json"));
+  const more = await page.locator("#findings li").allTextContents();
+  assert.ok(more.some((f) => f.includes("E_JSON_SYNTAX")), more.join("\n"));
+  assert.deepEqual(consoleErrors, []);
+});
+
+test("the deterministic digest of the bundled scripted run is the same in the browser and in Node", { skip, timeout: 120_000 }, async () => {
+  const browserDigest = await page.evaluate(() => (window as unknown as { animgraphStudio: { scriptedDigest(): Promise<string> } }).animgraphStudio.scriptedDigest());
+  const loaded = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
+  const spec = parseGraphSpec(parseJsonText(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8"), "robot.animgraph.json")).spec!;
+  const graph = compileGraph(spec, loaded.skeletons[0]!, loaded.clips, { deterministic: true }).graph!;
+  const timeline = parseTimeline(parseJsonText(readFileSync(repoPath("examples/robot/walk-run-jump.timeline.json"), "utf8"), "t.json"), graph).timeline!;
+  const nodeDigest = digestRun(graph, timeline).digest;
+  assert.match(nodeDigest, /^[0-9a-f]{64}$/);
+  assert.equal(browserDigest, nodeDigest);
+});
