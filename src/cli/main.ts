@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { ExitCode } from "../diagnostics/exit-codes.ts";
 import { COMMANDS } from "./commands/index.ts";
@@ -18,6 +19,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   const ctx = createContext(io);
   const program = new Command("animgraph")
     .description("Animation graphs: check, lint, run, inspect, retarget and compress character animation.")
+    .version(packageVersion(), "-V, --version")
     .exitOverride()
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
@@ -39,5 +41,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     io.stderr(`animgraph: internal error: ${message}\n`);
     if (process.env["ANIMGRAPH_DEBUG"] === "1" && err instanceof Error) io.stderr(`${err.stack}\n`);
     return ExitCode.Internal;
+  }
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+    return pkg.version ?? "unknown";
+  } catch {
+    return "unknown";
   }
 }

@@ -58,7 +58,7 @@ function reloadGraph(text: string, file: string): void {
   const findings: Diagnostic[] = [...lint.diagnostics];
   let compiled: CompiledGraph | undefined;
   if (lint.spec && character && !hasErrors(findings)) {
-    const result = compileGraph(lint.spec, character.skeleton, character.clips);
+    const result = compileGraph(lint.spec, character.skeleton, character.clips, { rootMotion: "auto" });
     findings.push(...result.diagnostics);
     compiled = result.graph;
   }

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { main } from "../../src/cli/main.ts";
 import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
+import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
+import { glbWithoutTextures } from "../three/three-gltf.ts";
 
 const skip = !HAVE_SHARED_ASSETS;
 const WALK = sharedAsset("bvh-cmu-131/131_01.bvh");
@@ -75,6 +77,12 @@ test("animgraph retarget onto Fox.glb: the Khronos validator finds no error; the
   const walk = loaded.clips[3]!;
   assert.ok(Math.abs(walk.duration - 993 * 0.0083333) < 1e-4);
   assert.equal(walk.tracks[0]!.times.length, 994);
+  // three.js's own GLTFLoader reads the output back, with the new clip and its tracks.
+  const three = await new GLTFLoader().parseAsync(glbWithoutTextures(bytes), "");
+  const threeWalk = three.animations.find((a) => a.name === "CmuWalk");
+  assert.ok(threeWalk, three.animations.map((a) => a.name).join(", "));
+  assert.ok(Math.abs(threeWalk.duration - walk.duration) < 1e-4);
+  assert.equal(threeWalk.tracks.length, walk.tracks.length);
   // A glTF clip as the source: RobotExpressive's Walking on the fox.
   const fromGltf = join(dir, "fox-robot-walk.glb");
   const g = await run(["retarget", ROBOT, "--clip", "Walking", "--to", FOX, "--out", fromGltf]);
@@ -97,6 +105,8 @@ test("animgraph retarget onto RobotExpressive.glb adds no validator error to the
   const loaded = await loadGltf(out);
   const clip = loaded.clips.find((c) => c.name === "131_01")!;
   assert.equal(clip.tracks[0]!.times.length, Math.round(993 * 0.0083333 * 30) + 1);
+  const three = await new GLTFLoader().parseAsync(glbWithoutTextures(new Uint8Array(readFileSync(out))), "");
+  assert.ok(three.animations.some((a) => a.name === "131_01" && a.tracks.length === clip.tracks.length));
 });
 
 test("animgraph retarget: unusable inputs exit 2 with located diagnostics and write nothing", { skip }, async () => {
