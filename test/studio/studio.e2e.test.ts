@@ -148,6 +148,31 @@ test("a broken graph file shows the linter's findings instead of breaking the pa
   assert.deepEqual(consoleErrors, []);
 });
 
+test("every control is labelled and reachable by keyboard; the layout fits 1280×720", { skip, timeout: 30_000 }, async () => {
+  const unlabelled = await page.evaluate(() => {
+    const controls = Array.from(document.querySelectorAll<HTMLElement>("input, button, select, textarea, [tabindex]"));
+    return controls
+      .filter((el) => !(el as HTMLElement).closest("[hidden]"))
+      .filter((el) => {
+        const input = el as HTMLInputElement;
+        const named = el.getAttribute("aria-label") || (input.labels && input.labels.length > 0) || el.textContent?.trim();
+        const reachable = el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled;
+        return !named || !reachable;
+      })
+      .map((el) => el.outerHTML.slice(0, 80));
+  });
+  assert.deepEqual(unlabelled, []);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `horizontal overflow of ${overflow}px at 1280 wide`);
+  // Keyboard: Tab reaches the speed slider, and arrow keys change it.
+  await page.focus('input[data-param="speed"]');
+  const before = await page.inputValue('input[data-param="speed"]');
+  await page.keyboard.press("ArrowLeft");
+  assert.notEqual(await page.inputValue('input[data-param="speed"]'), before);
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
 test("the deterministic digest of the bundled scripted run is the same in the browser and in Node", { skip, timeout: 120_000 }, async () => {
   const browserDigest = await page.evaluate(() => (window as unknown as { animgraphStudio: { scriptedDigest(): Promise<string> } }).animgraphStudio.scriptedDigest());
   const loaded = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
