@@ -2,9 +2,17 @@
 // "animgraph/three" (the three.js adapter), aliased to the sources so the studio always runs the
 // code in this checkout. The bundled examples are served as static files.
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { createLogger, defineConfig } from "vite";
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
+
+// The library's file-path helpers import node built-ins that the studio never calls; Vite stubs them
+// for the browser and warns once per module. Those warnings are expected, so they are not printed.
+const logger = createLogger("warn");
+const warn = logger.warn.bind(logger);
+logger.warn = (message, options) => {
+  if (!message.includes("externalized for browser compatibility")) warn(message, options);
+};
 
 export default defineConfig({
   root: here("."),
@@ -18,4 +26,5 @@ export default defineConfig({
   },
   build: { outDir: here("dist"), emptyOutDir: true, chunkSizeWarningLimit: 2000, target: "es2022" },
   logLevel: "warn",
+  customLogger: logger,
 });
