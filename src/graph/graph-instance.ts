@@ -1,4 +1,6 @@
 import { createClipCursor, type ClipCursor } from "../clip/clip-cursor.ts";
+import type { Clip } from "../clip/clip.ts";
+import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import type { CompiledGraph, CompiledMachine, CompiledState } from "./compiled-graph.ts";
 import { createEventQueue, type EventQueue } from "./graph-events.ts";
@@ -90,6 +92,15 @@ export interface StepResult {
   transitionsFired: number;
 }
 
+/**
+ * A replacement for `sampleClip` that `step` uses when an instance has one (src/crowd's shared-sampling
+ * cache). It must write into `out` exactly what `sampleClip(out, clip, time, cursor, quatMode)` writes;
+ * it may skip updating the cursor (a cursor is only a search hint).
+ */
+export interface ClipSampler {
+  sample(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation): void;
+}
+
 /** A character's runtime data for one compiled graph. */
 export interface GraphInstance {
   readonly graph: CompiledGraph;
@@ -109,6 +120,8 @@ export interface GraphInstance {
   poolTop: number;
   /** Per layer: that layer's pose before it is applied. */
   readonly layerPose: Pose;
+  /** Optional sampler used instead of `sampleClip` (absent: `sampleClip`). */
+  readonly sampler?: ClipSampler;
 }
 
 export function motionSources(state: CompiledState): readonly MotionSource[] {

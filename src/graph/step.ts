@@ -31,6 +31,17 @@ import { isProceduralClip, type MotionSource } from "./motion-source.ts";
  * instance belongs to another graph.
  */
 export function step(graph: CompiledGraph, instance: GraphInstance, dt: number): StepResult {
+  const res = advanceInstance(graph, instance, dt);
+  evaluatePose(instance);
+  return res;
+}
+
+/**
+ * `step` without the pose evaluation: transitions, time, events, root motion and the per-layer
+ * summary, leaving `result.pose` as it was. For evaluators that build the pose themselves from the
+ * machine state (src/crowd's batch path); `step` = `advanceInstance` + the pose. Same errors as `step`.
+ */
+export function advanceInstance(graph: CompiledGraph, instance: GraphInstance, dt: number): StepResult {
   if (instance.graph !== graph) throw new Error("step: the instance was created for another graph");
   if (!(dt >= 0 && dt < Infinity)) throw new RangeError(`step: dt must be a finite number ≥ 0, got ${dt}`);
   const opts = graph.options;
@@ -54,7 +65,7 @@ export function step(graph: CompiledGraph, instance: GraphInstance, dt: number):
   }
   res.substeps = n;
   instance.time += dt;
-  evaluatePose(instance);
+  // The layer summary reads machine state only, which evaluating the pose does not change.
   for (let li = 0; li < instance.layers.length; li++) {
     const info = res.layers[li]!;
     const mi = instance.layers[li]!;
@@ -82,7 +93,8 @@ function sortEventsByTime(q: EventQueue, from: number): void {
   }
 }
 
-function layerWeight(inst: GraphInstance, li: number): number {
+/** Layer `li`'s effective weight: its constant, or its weight parameter clamped to [0, 1]. */
+export function layerWeight(inst: GraphInstance, li: number): number {
   const layer = inst.graph.layers[li]!;
   if (layer.weightSlot < 0) return layer.weight;
   const w = inst.params[layer.weightSlot]!;
@@ -310,7 +322,9 @@ function sampleSource(inst: GraphInstance, out: Pose, src: MotionSource, mi: Mac
     src.sample(out, time);
     return;
   }
-  sampleClip(out, src, time, mi.cursors[s]![c]!, inst.graph.options.quatMode);
+  const cursor = mi.cursors[s]![c]!;
+  if (inst.sampler) inst.sampler.sample(out, src, time, cursor, inst.graph.options.quatMode);
+  else sampleClip(out, src, time, cursor, inst.graph.options.quatMode);
   const extractor = inst.graph.rootExtractors.get(src);
   if (extractor) stripRootMotion(out, extractor);
 }

@@ -1,0 +1,79 @@
+// Timing and heap measurement helpers for the benchmark (Node 20, one process).
+import { PerformanceObserver, performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+setFlagsFromString("--expose-gc");
+/** A full garbage collection (the flag is set at run time, so `npm run bench` needs no node option). */
+export const gc = runInNewContext("gc") as () => void;
+
+let gcCount = 0;
+const gcTimes: number[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gcCount++;
+    gcTimes.push(e.startTime);
+  }
+}).observe({ entryTypes: ["gc"] });
+
+/** Lets queued performance entries (GC notifications) arrive. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Mean milliseconds per call of `frame` over `frames` calls. */
+export function timeFrames(frame: () => void, frames: number): number {
+  const t0 = performance.now();
+  for (let i = 0; i < frames; i++) frame();
+  return (performance.now() - t0) / frames;
+}
+
+/** JS heap in use plus ArrayBuffer backing stores (which live outside the JS heap). */
+function retained(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/**
+ * Retained bytes of what `build` creates: full GC, heapUsed + arrayBuffers, build (and warm up), full
+ * GC, the same sum again; the returned value keeps the built objects alive until measured.
+ */
+export function retainedBytes<T>(build: () => T): { value: T; bytes: number } {
+  gc();
+  const h0 = retained();
+  const value = build();
+  gc();
+  return { value, bytes: retained() - h0 };
+}
+
+/**
+ * Bytes allocated per frame on the JS heap: after a full GC, heapUsed grows by exactly what is
+ * allocated as long as no collection runs, so we run frames in short batches and keep only batches
+ * during which no GC happened (PerformanceObserver "gc" entries). Node 20 has no allocation counter
+ * (v8.getHeapStatistics lacks total_allocated_bytes), hence this method. Typed-array backing stores
+ * live outside the JS heap but their JS objects (≥ 64 bytes each) are on it, so any typed array created
+ * per frame shows. Returns the median over the clean batches (NaN if every batch saw a GC).
+ */
+export async function allocatedBytesPerFrame(frame: () => void, framesPerBatch: number, batches: number): Promise<number> {
+  const perFrame: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    gc();
+    await settle();
+    const before = gcCount;
+    const t0 = performance.now();
+    const h0 = process.memoryUsage().heapUsed;
+    for (let i = 0; i < framesPerBatch; i++) frame();
+    const h1 = process.memoryUsage().heapUsed;
+    const t1 = performance.now();
+    await settle();
+    const collected = gcTimes.slice(before).some((t) => t >= t0 && t <= t1);
+    if (!collected && h1 >= h0) perFrame.push((h1 - h0) / framesPerBatch);
+  }
+  return perFrame.length ? median(perFrame) : NaN;
+}

@@ -1,0 +1,138 @@
+import { Worker } from "node:worker_threads";
+import type { CompiledGraph } from "../graph/compiled-graph.ts";
+import { poseStride } from "./crowd.ts";
+
+/**
+ * How a worker gets the compiled graph: a compiled graph holds clips, Maps and closures and cannot be
+ * sent between threads, so every worker (and the caller) builds it from the same recipe: module
+ * `module` (a file URL or path) exports an (async) function `exportName(args)` returning the graph.
+ */
+export interface GraphRecipe {
+  readonly module: string;
+  readonly exportName: string;
+  /** Structured-cloneable arguments for the factory. */
+  readonly args?: unknown;
+}
+
+export type GraphFactory = (args: unknown) => CompiledGraph | Promise<CompiledGraph>;
+
+export interface CrowdWorkersOptions {
+  /** Worker threads (≥ 1). Characters are split into contiguous, near-equal ranges. */
+  readonly workers: number;
+  /** Shared sampling inside each worker (see CrowdOptions.share). Default true. */
+  readonly share?: boolean;
+  /** Per character: seconds to step it by once at creation (desynchronised starts). */
+  readonly startTimes?: Float64Array;
+}
+
+/**
+ * A crowd split across worker threads. Every character's local pose, model matrices, frozen poses and
+ * parameters live in SharedArrayBuffers, laid out as in `Crowd` (character i at the same offsets), so
+ * the caller reads results in place. Frames are driven with `Atomics` (no message per frame).
+ */
+export interface CrowdWorkers {
+  readonly count: number;
+  readonly jointCount: number;
+  readonly poseBuffer: Float32Array;
+  readonly model: Float32Array;
+  /** Parameters, graph.params.length per character (slot order); workers copy them in before each step. */
+  readonly params: Float64Array;
+  /** Steps every character by `dt` and waits until all workers are done. */
+  evaluate(dt: number): void;
+  /** Stops the workers. */
+  terminate(): Promise<void>;
+}
+
+// Control block (Int32): [0] frame sequence, [1] workers done with the current frame, [2] workers ready,
+// [3] a worker failed; then a Float64 dt at byte 16.
+const SEQ = 0, DONE = 1, READY = 2, FAILED = 3;
+
+/** Where the worker script is (the .ts source under tsx, the .js build otherwise). */
+function workerUrl(): URL {
+  const ext = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  return new URL(`./crowd-worker${ext}`, import.meta.url);
+}
+
+/** Builds the graph from a recipe (in whichever thread calls it). */
+export async function buildGraph(recipe: GraphRecipe): Promise<CompiledGraph> {
+  const mod = (await import(recipe.module)) as Record<string, unknown>;
+  const factory = mod[recipe.exportName];
+  if (typeof factory !== "function") throw new Error(`crowd workers: ${recipe.module} does not export a function "${recipe.exportName}"`);
+  return await (factory as GraphFactory)(recipe.args);
+}
+
+/**
+ * Starts `options.workers` threads evaluating `count` characters of the recipe's graph. Resolves once
+ * every worker has built its part. Throws (rejects) when a worker fails to start.
+ */
+export async function createCrowdWorkers(recipe: GraphRecipe, count: number, options: CrowdWorkersOptions): Promise<CrowdWorkers> {
+  const graph = await buildGraph(recipe);
+  const J = graph.skeleton.jointCount;
+  const M = graph.machines.length;
+  const P = poseStride(J);
+  const nParams = graph.params.length;
+  const pose = new SharedArrayBuffer(4 * count * P);
+  const model = new SharedArrayBuffer(4 * count * 16 * J);
+  const frozen = new SharedArrayBuffer(4 * count * P * M);
+  const params = new SharedArrayBuffer(8 * Math.max(1, count * nParams));
+  const control = new SharedArrayBuffer(24);
+  const paramView = new Float64Array(params);
+  for (let i = 0; i < count; i++) for (const p of graph.params) paramView[i * nParams + p.slot] = p.default;
+  const ctl = new Int32Array(control, 0, 4);
+  const dtView = new Float64Array(control, 16, 1);
+  const n = Math.max(1, Math.floor(options.workers));
+  const workers: Worker[] = [];
+  const failures: Promise<never>[] = [];
+  for (let w = 0; w < n; w++) {
+    const first = Math.floor((w * count) / n);
+    const last = Math.floor(((w + 1) * count) / n);
+    const url = workerUrl();
+    // Running from the TypeScript sources (development, tests, the bench), the worker loads them through
+    // tsx: its entry is a one-line script that registers tsx's loader hooks, then imports the worker
+    // (Node 20 applies neither the parent's hooks nor `--import tsx` to a worker's .ts entry).
+    const fromSource = url.pathname.endsWith(".ts");
+    const entry = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+    const worker = new Worker(fromSource ? entry : url, {
+      eval: fromSource,
+      workerData: {
+        recipe, first, count: last - first, share: options.share !== false,
+        startTimes: options.startTimes ? options.startTimes.slice(first, last) : null,
+        pose, model, frozen, params, control,
+      },
+    });
+    failures.push(new Promise<never>((_, reject) => worker.once("error", (e) => {
+      Atomics.store(ctl, FAILED, 1);
+      Atomics.notify(ctl, READY);
+      reject(e);
+    })));
+    workers.push(worker);
+  }
+  const ready = (async (): Promise<void> => {
+    for (;;) {
+      const r = Atomics.load(ctl, READY);
+      if (r >= n || Atomics.load(ctl, FAILED)) return;
+      await Atomics.waitAsync(ctl, READY, r).value;
+    }
+  })();
+  await Promise.race([ready, ...failures]);
+  if (Atomics.load(ctl, FAILED)) await Promise.race(failures);
+  return {
+    count, jointCount: J,
+    poseBuffer: new Float32Array(pose), model: new Float32Array(model), params: paramView,
+    evaluate(dt: number): void {
+      dtView[0] = dt;
+      Atomics.store(ctl, DONE, 0);
+      Atomics.add(ctl, SEQ, 1);
+      Atomics.notify(ctl, SEQ);
+      for (;;) {
+        const done = Atomics.load(ctl, DONE);
+        if (done >= n) return;
+        if (Atomics.load(ctl, FAILED)) throw new Error("crowd workers: a worker failed");
+        Atomics.wait(ctl, DONE, done, 1000);
+      }
+    },
+    async terminate(): Promise<void> {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}

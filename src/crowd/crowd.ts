@@ -1,0 +1,149 @@
+import type { CompiledGraph } from "../graph/compiled-graph.ts";
+import { createInstance, type GraphInstance, type MachineInstance } from "../graph/graph-instance.ts";
+import { createPose, type Pose } from "../pose/pose.ts";
+import { createSampleCache, type SampleCache } from "./sample-cache.ts";
+
+/** Floats one character's local pose takes in `Crowd.poseBuffer`: t (3J), r (4J), s (3J). */
+export function poseStride(jointCount: number): number {
+  return 10 * jointCount;
+}
+
+export interface CrowdOptions {
+  /**
+   * Shared sampling: instances that sample the same keyframed clip at the same (exact) local time in
+   * one `evaluateCrowd` call read one sample instead of each sampling it. Default true. The result is
+   * bit-for-bit the unshared one (the same sampler on the same inputs; see sample-cache.ts).
+   */
+  readonly share?: boolean;
+  /**
+   * Seconds. 0 (default): shared sampling keys on exact times, results bit-identical to `step`. q > 0:
+   * quantised sharing — every keyframed clip is sampled at most once per grid time k·q per frame and
+   * characters read the sample nearest their time, so out-of-phase crowds share too. An approximation:
+   * a character's clip time is off by at most q/2 (e.g. 1/120 s at q = 1/60 s), poses are those of that
+   * nearby time. Ignored when `share` is false.
+   */
+  readonly timeQuantum?: number;
+  /**
+   * Buffers to build the crowd on, e.g. `SharedArrayBuffer`s so worker threads can write into them
+   * (crowd-workers.ts). Lengths in floats: pose 10·J·count, model 16·J·count, frozen 10·J·M·count
+   * (M = graph.machines.length). Default: fresh ArrayBuffers. `first` is the index of the crowd's first
+   * character in those buffers (a worker evaluating characters [first, first + count)).
+   */
+  readonly buffers?: { readonly pose: ArrayBufferLike; readonly model: ArrayBufferLike; readonly frozen: ArrayBufferLike; readonly first: number };
+  /**
+   * One set of clip cursors for the whole crowd instead of one per character. A cursor is only a search
+   * hint (sampling gives the same result from any hint), so poses are unchanged; characters out of
+   * phase then find their keys by binary search (O(log keys)) instead of O(1), and each character saves
+   * 4 bytes per track per state (≈ 5 KiB for the robot graph). Default true.
+   */
+  readonly shareCursors?: boolean;
+  /** Transform above every character's skeleton roots (column-major mat4), as for `localToModel`. */
+  readonly root?: Float32Array;
+}
+
+/**
+ * A crowd: `count` characters running one compiled graph, their data laid out contiguously.
+ * - `poseBuffer` holds every character's local pose (t, r, s for character i at 10·J·i); `poses[i]` is
+ *   a Pose whose arrays are subarray views into it, and is also `instances[i].result.pose`, so
+ *   `step` on an instance writes straight into the buffer;
+ * - `model` holds every character's model-space matrices (16 floats per joint, column-major), character
+ *   i at 16·J·i, written by `evaluateCrowd`;
+ * - each instance's machines keep their `frozen` poses (interrupted blends) in `frozenBuffer`;
+ * - scratch that only lives during one character's evaluation (the instance's pose pool and layer pose)
+ *   is one set shared by the whole crowd, which is why a crowd is evaluated by one thread at a time
+ *   (split a crowd across threads with `createCrowdWorkers`, each worker owning its own part).
+ * Parameters are set per instance (`setParam(graph, crowd.instances[i], name, value)`).
+ */
+export interface Crowd {
+  readonly graph: CompiledGraph;
+  readonly count: number;
+  readonly jointCount: number;
+  readonly instances: readonly GraphInstance[];
+  readonly poseBuffer: Float32Array;
+  readonly poses: readonly Pose[];
+  readonly model: Float32Array;
+  readonly frozenBuffer: Float32Array;
+  readonly root: Float32Array | undefined;
+  /** Per character: its 16·J model-space floats, a view into `model`. */
+  readonly matrices: readonly Float32Array[];
+  /** The crowd's sampler: the shared-sampling cache (or a plain sampler when `share` is false). */
+  readonly cache: SampleCache;
+}
+
+/** A Pose whose t, r and s are views into `buf` starting at float `offset`. */
+export function poseView(buf: Float32Array, offset: number, jointCount: number): Pose {
+  const J = jointCount;
+  return {
+    jointCount: J,
+    t: buf.subarray(offset, offset + 3 * J),
+    r: buf.subarray(offset + 3 * J, offset + 7 * J),
+    s: buf.subarray(offset + 7 * J, offset + 10 * J),
+  };
+}
+
+function copyRest(view: Pose, rest: Pose): void {
+  view.t.set(rest.t);
+  view.r.set(rest.r);
+  view.s.set(rest.s);
+}
+
+/**
+ * Rebuilds a fresh instance around the crowd's buffers: its result pose and its machines' frozen poses
+ * become views, and its scratch (pose pool, layer pose) the crowd's shared set. New objects are made
+ * (spread), so no readonly field is written; nested machine instances keep their structure.
+ */
+function rebind(
+  inst: GraphInstance, pose: Pose, frozenOf: (machineId: number) => Pose, pool: Pose[], layerPose: Pose, sampler: SampleCache,
+  cursors: MachineInstance["cursors"][] | null,
+): GraphInstance {
+  const machines: MachineInstance[] = new Array<MachineInstance>(inst.machines.length);
+  const copy = (mi: MachineInstance): MachineInstance => {
+    const id = mi.machine.id;
+    const shared = cursors ? (cursors[id] ??= mi.cursors) : mi.cursors;
+    const c: MachineInstance = { ...mi, frozen: frozenOf(id), cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) };
+    machines[mi.machine.id] = c;
+    return c;
+  };
+  const layers = inst.layers.map(copy);
+  return { ...inst, layers, machines, result: { ...inst.result, pose }, pool, layerPose, sampler };
+}
+
+/**
+ * Creates `count` characters of `graph` (parameters at their defaults, entry states at time 0) over
+ * contiguous buffers. Allocates everything up front; evaluating allocates nothing. Throws (programmer
+ * error) for a negative or non-integer count or buffers too small.
+ */
+export function createCrowd(graph: CompiledGraph, count: number, options: CrowdOptions = {}): Crowd {
+  if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`createCrowd: count must be an integer ≥ 0, got ${count}`);
+  const J = graph.skeleton.jointCount;
+  const M = graph.machines.length;
+  const P = poseStride(J);
+  const b = options.buffers;
+  const first = b ? b.first : 0;
+  const poseBuffer = b ? new Float32Array(b.pose, 4 * first * P, count * P) : new Float32Array(count * P);
+  const model = b ? new Float32Array(b.model, 4 * first * 16 * J, count * 16 * J) : new Float32Array(count * 16 * J);
+  const frozenBuffer = b ? new Float32Array(b.frozen, 4 * first * P * M, count * P * M) : new Float32Array(count * P * M);
+  const rest = graph.skeleton.rest;
+  const pool: Pose[] = [];
+  for (let i = 0; i < 4 + 2 * M; i++) pool.push(createPose(J));
+  const layerPose = createPose(J);
+  const identity = createPose(J);
+  const cache = createSampleCache(graph, options.share !== false, options.timeQuantum ?? 0);
+  const poses: Pose[] = [];
+  const matrices: Float32Array[] = [];
+  const cursors: MachineInstance["cursors"][] | null = options.shareCursors === false ? null : [];
+  const instances: GraphInstance[] = [];
+  for (let i = 0; i < count; i++) {
+    const pose = poseView(poseBuffer, i * P, J);
+    copyRest(pose, rest);
+    const frozenOf = (id: number): Pose => {
+      const v = poseView(frozenBuffer, (i * M + id) * P, J);
+      copyRest(v, identity); // what createInstance's frozen poses start as
+      return v;
+    };
+    poses.push(pose);
+    matrices.push(model.subarray(16 * J * i, 16 * J * (i + 1)));
+    instances.push(rebind(createInstance(graph), pose, frozenOf, pool, layerPose, cache, cursors));
+  }
+  return { graph, count, jointCount: J, instances, poseBuffer, poses, model, matrices, frozenBuffer, root: options.root, cache };
+}
