@@ -32,7 +32,8 @@ export type {
   BoneRole, BoneSide, BoneMap, BoneMapEntry, BoneMapProposal, BoneMatchReason, BoneMapReadResult, BoneMapSettings,
   CompileBoneMapOptions, CompileBoneMapResult, CompiledBoneMap, RetargetOptions,
 } from "./retarget/index.ts";
-export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, readBoneMapFile, compileBoneMap, retargetClip, bindPose, addClipToGltf } from "./retarget/index.ts";
+export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, readBoneMapFile, compileBoneMap, retargetClip, bindPose, addClipToGltf, normalizeSkinWeights } from "./retarget/index.ts";
+export type { SkinWeightFix } from "./retarget/index.ts";
 
 // Pose runtime: math, clip sampling, blending, layers, sync and root motion.
 export type { QuatArray, EulerOrder, QuatInterpolation } from "./math/quat.ts";

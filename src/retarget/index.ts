@@ -6,4 +6,5 @@ export { retargetClip, type RetargetOptions } from "./retarget-clip.ts";
 export { modelFrames } from "./model-frames.ts";
 export { bindPose } from "./bind-pose.ts";
 export { addClipToGltf } from "./add-clip-to-gltf.ts";
+export { normalizeSkinWeights, type SkinWeightFix } from "./normalize-skin-weights.ts";
 export { loadRig, type LoadedRig, type LoadRigOptions } from "./load-rig.ts";

@@ -5,6 +5,7 @@ import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { addClipToGltf } from "../../retarget/add-clip-to-gltf.ts";
+import { normalizeSkinWeights } from "../../retarget/normalize-skin-weights.ts";
 import { compileBoneMap } from "../../retarget/compile-bone-map.ts";
 import { loadRig } from "../../retarget/load-rig.ts";
 import { proposeBoneMap, type BoneMap } from "../../retarget/propose-bone-map.ts";
@@ -21,6 +22,7 @@ interface RetargetCliOptions {
   readonly fps?: string;
   readonly align?: boolean;
   readonly groundFeet?: boolean;
+  readonly keepWeights?: boolean;
 }
 
 /**
@@ -41,6 +43,7 @@ export const retargetCommand: CliCommand = {
       .option("--clip <name>", "which clip of a glTF source (default: its first)")
       .option("--fps <n>", "resample at this many keys per second (default: the source's keys)")
       .option("--no-align", "do not swing the target's rest pose onto the source's bone directions")
+      .option("--keep-weights", "write the target's skin weights as they are, even when they do not sum to 1")
       .option("--no-ground-feet", "keep the source's height above the ground scaled as is (default: the target's feet meet its ground where the source's are lowest)")
       .action(async (sourceFile: string, options: RetargetCliOptions) => {
         const fps = options.fps === undefined ? undefined : Number(options.fps);
@@ -97,6 +100,13 @@ export const retargetCommand: CliCommand = {
         } catch (err) {
           diagnostics.push({ code: "E_RETARGET_TARGET_READ", severity: "error", file: options.to, pointer: "", message: `the target could not be read for writing: ${err instanceof Error ? err.message : String(err)}` });
           return fail();
+        }
+        const fix = options.keepWeights === true ? { vertices: 0, primitives: [] } : normalizeSkinWeights(doc);
+        if (fix.vertices > 0) {
+          diagnostics.push({
+            code: "I_RETARGET_WEIGHTS_NORMALIZED", severity: "info", file: options.to, pointer: fix.primitives[0] ?? "",
+            message: `skin weights of ${fix.vertices} vertices in ${fix.primitives.length} primitive(s) did not sum to 1 and were rescaled in the output, as glTF requires (--keep-weights keeps them as they are)`,
+          });
         }
         const bytes = await addClipToGltf(doc, result);
         writeFileAtomic(resolve(ctx.io.cwd, options.out), bytes);
