@@ -4,7 +4,7 @@ import { createPose } from "../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
 import { MAX_FIELD_BITS, wordsFor } from "./bit-pack.ts";
 import {
-  blockOffsets, blockTables, KEYS_PER_BLOCK, keyBitsFor, PER_KEY_SMALLEST_THREE, popcount, rankKeyMask, TrackEncoding,
+  blockOffsets, blockTables, componentBits, hasEveryFrame, KEYS_PER_BLOCK, keyBitsFor, PER_KEY_SMALLEST_THREE, popcount, rankKeyMask, TrackEncoding,
   type CompressedClip, type CompressedTrack,
 } from "./compressed-clip.ts";
 
@@ -12,21 +12,22 @@ import {
  * The `.agc` container (animgraph compressed clips), little-endian, every section 4-byte aligned.
  * Layout (docs/compression.md has the table):
  *
- *   "AGC1" | u32 version (1) | u32 clipCount | u32 jointCount
+ *   "AGC1" | u32 version (2) | u32 clipCount | u32 jointCount
  *   joints: per joint i16 parent, u16 nameBytes, UTF-8 name, pad to 4, rest t (3 f32) r (4 f32) s (3 f32)
  *   clips: per clip a 32-byte header
  *     u32 blockBytes (header + tracks) | u32 frameCount | f64 sampleRate | f32 startTime | f32 duration
  *     | u16 trackCount | u8 loopMode (0 loop, 1 clamp, 2 pingpong) | u8 0 | u32 nameBytes
  *   then per track a 12-byte header
  *     u16 joint | u8 path (0 t, 1 r, 2 s) | u8 encoding | u32 keyCount | u16 paramCount | u16 blockCount
- *   then f32 params, u32 key mask (⌈frameCount / 32⌉ words; none for CONSTANT), u8 block headers,
- *   u8 block ranges (6 per block), pad to 4, u32 packed data (its length follows from the headers);
+ *   then f32 params, u32 key mask (⌈frameCount / 32⌉ words; none for CONSTANT or when keyCount =
+ *   frameCount), u8 block headers,
+ *   u8 block bits bytes, u8 block ranges (6 per block), pad to 4, u32 packed data (its length follows from the headers);
  *   after the tracks the clip's UTF-8 name, padded to 4.
  * Inverse bind matrices are not stored (a reader gets identity ones): bind the clips to your own
  * skeleton by joint name if you need skinning.
  */
 export const AGC_MAGIC = "AGC1";
-export const AGC_VERSION = 1;
+export const AGC_VERSION = 2;
 
 const LOOP_MODES: readonly LoopMode[] = ["loop", "clamp", "pingpong"];
 const PATHS: readonly TrackPath[] = ["translation", "rotation", "scale"];
@@ -86,7 +87,8 @@ export function writeAgc(clips: readonly CompressedClip[], skeleton: Skeleton = 
 
 function writeTrack(t: CompressedTrack): Uint8Array {
   const blocks = t.blockHeader.length;
-  const len = 12 + 4 * t.params.length + 4 * t.keyMask.length + align4(blocks + t.blockRange.length) + 4 * t.data.length;
+  const mask = hasEveryFrame(t) ? new Uint32Array(0) : t.keyMask;
+  const len = 12 + 4 * t.params.length + 4 * mask.length + align4(2 * blocks + t.blockRange.length) + 4 * t.data.length;
   const bytes = new Uint8Array(len);
   const view = new DataView(bytes.buffer);
   view.setUint16(0, t.joint, true);
@@ -97,10 +99,11 @@ function writeTrack(t: CompressedTrack): Uint8Array {
   view.setUint16(10, blocks, true);
   let o = 12;
   for (const p of t.params) { view.setFloat32(o, p, true); o += 4; }
-  for (const w of t.keyMask) { view.setUint32(o, w, true); o += 4; }
+  for (const w of mask) { view.setUint32(o, w, true); o += 4; }
   bytes.set(t.blockHeader, o);
-  bytes.set(t.blockRange, o + blocks);
-  o += align4(blocks + t.blockRange.length);
+  bytes.set(t.blockBits, o + blocks);
+  bytes.set(t.blockRange, o + 2 * blocks);
+  o += align4(2 * blocks + t.blockRange.length);
   for (const w of t.data) { view.setUint32(o, w, true); o += 4; }
   return bytes;
 }
@@ -209,7 +212,7 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
         if (trackIndex[slot] !== -1) fail("E_AGC_RANGE", o, `${what}: joint ${joint} already has a ${path} track`);
         const constant = encoding === TrackEncoding.CONSTANT;
         if ((encoding === TrackEncoding.ROTATION) !== (path === "rotation") && !constant) fail("E_AGC_RANGE", o + 3, `${what}: encoding ${encoding} does not fit a ${path} track`);
-        const expectParams = constant ? stride : encoding === TrackEncoding.RANGE ? 6 : 0;
+        const expectParams = constant ? stride : encoding === TrackEncoding.RANGE ? 6 : 8;
         if (paramCount !== expectParams) fail("E_AGC_RANGE", o + 8, `${what}: ${paramCount} params, expected ${expectParams}`);
         const expectKeys = constant ? 1 : keyCount;
         if (keyCount !== expectKeys || keyCount < 1 || (!constant && (keyCount < 2 || keyCount > F))) {
@@ -219,14 +222,19 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
         if (blocks !== expectBlocks) fail("E_AGC_RANGE", o + 10, `${what}: ${blocks} blocks, expected ${expectBlocks}`);
         o += 12;
         const maskWords = constant ? 0 : Math.ceil(F / 32);
+        // A track with a key on every frame stores no mask.
+        const storedWords = keyCount === F ? 0 : maskWords;
         const rangeBytes = constant ? 0 : 6 * blocks;
-        need(o, 4 * paramCount + 4 * maskWords + align4(blocks + rangeBytes), what);
+        need(o, 4 * paramCount + 4 * storedWords + align4(2 * blocks + rangeBytes), what);
         const params = new Float32Array(paramCount);
         for (let i = 0; i < paramCount; i++, o += 4) params[i] = view.getFloat32(o, true);
         if (!params.every(Number.isFinite)) fail("E_AGC_RANGE", o, `${what}: a parameter is not finite`);
         const keyMask = new Uint32Array(maskWords);
         const maskAt = o;
-        for (let i = 0; i < maskWords; i++, o += 4) keyMask[i] = view.getUint32(o, true);
+        if (storedWords === 0) {
+          for (let f = 0; f < keyMask.length * 32 && f < F; f++) keyMask[f >>> 5] = (keyMask[f >>> 5]! | (1 << (f & 31))) >>> 0;
+        }
+        for (let i = 0; i < storedWords; i++, o += 4) keyMask[i] = view.getUint32(o, true);
         if (!constant) {
           let set = 0;
           for (const w of keyMask) set += popcount(w);
@@ -237,17 +245,24 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
           }
         }
         const blockHeader = bytes.slice(o, o + blocks);
-        const blockRange = bytes.slice(o + blocks, o + blocks + rangeBytes);
+        const blockBits = bytes.slice(o + blocks, o + 2 * blocks);
+        const blockRange = bytes.slice(o + 2 * blocks, o + 2 * blocks + rangeBytes);
         for (let b = 0; b < blocks; b++) {
           const h = blockHeader[b]!;
           const drop = h >>> 5;
           if ((h & 31) > MAX_FIELD_BITS || (encoding === TrackEncoding.RANGE ? drop !== 0 : drop > PER_KEY_SMALLEST_THREE)) {
             fail("E_AGC_RANGE", o + b, `${what}: block ${b} header ${h} is invalid`);
           }
+          for (let i = 1; i < 3; i++) {
+            const bits = componentBits(h, blockBits[b]!, i);
+            if (bits < 0 || bits > MAX_FIELD_BITS || (drop === PER_KEY_SMALLEST_THREE && bits !== (h & 31))) {
+              fail("E_AGC_RANGE", o + blocks + b, `${what}: block ${b} bits byte ${blockBits[b]!} is invalid`);
+            }
+          }
         }
-        o += align4(blocks + rangeBytes);
+        o += align4(2 * blocks + rangeBytes);
         let totalBits = 0;
-        for (let b = 0; b < blocks; b++) totalBits += keyBitsFor(blockHeader[b]!) * Math.min(KEYS_PER_BLOCK, keyCount - b * KEYS_PER_BLOCK);
+        for (let b = 0; b < blocks; b++) totalBits += keyBitsFor(blockHeader[b]!, blockBits[b]!) * Math.min(KEYS_PER_BLOCK, keyCount - b * KEYS_PER_BLOCK);
         const words = wordsFor(totalBits);
         need(o, 4 * words, `${what}'s packed keys`);
         const data = new Uint32Array(words);
@@ -255,8 +270,8 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
         trackIndex[slot] = tracks.length;
         tracks.push({
           joint, path, encoding: encoding as TrackEncoding, keyCount, keyMask, keyRank: rankKeyMask(keyMask), params,
-          blockHeader, blockRange, blockOffset: blockOffsets(blockHeader, keyCount),
-          ...blockTables(encoding as TrackEncoding, params, blockHeader, blockRange), data,
+          blockHeader, blockBits, blockRange, blockOffset: blockOffsets(blockHeader, blockBits, keyCount),
+          ...blockTables(encoding as TrackEncoding, params, blockHeader, blockBits, blockRange), data,
         });
       }
       if (o - start !== blockBytes) fail("E_AGC_RANGE", start, `clip ${ci}: block length ${blockBytes} disagrees with its tracks (${o - start} bytes)`);

@@ -1,12 +1,12 @@
 /**
  * Little-endian bit packing into Uint32 words: field `k` of `n` bits starts at bit `offset`, low bits
- * first, and may straddle two words. Fields are 1…24 bits wide (the widest quantised component).
+ * first, and may straddle two words. Fields are 0…24 bits wide (a 0-bit field reads as 0 and writes nothing) (the widest quantised component).
  */
 
 /** The widest field `readBits`/`writeBits` handle. */
 export const MAX_FIELD_BITS = 24;
 
-/** Reads an unsigned `n`-bit field (1 ≤ n ≤ 24) starting at bit `bit`. Allocates nothing. */
+/** Reads an unsigned `n`-bit field (0 ≤ n ≤ 24; 0 bits read as 0) starting at bit `bit`. Allocates nothing. */
 export function readBits(data: Uint32Array, bit: number, n: number): number {
   const w = bit >>> 5;
   const s = bit & 31;

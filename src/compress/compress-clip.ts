@@ -84,6 +84,9 @@ const TARGET_SHARE = 0.95;
 const INITIAL_SHARE = 0.8;
 /** Rounds of loosening the budgets of tracks whose subtrees have room, after the first feasible fit. */
 const LOOSEN_ROUNDS = 4;
+/** Budget factors the greedy pass tries, coarse to fine, and its rounds per factor. */
+const GREEDY_FACTORS = [1.6, 1.25, 1.1];
+const GREEDY_ROUNDS = 6;
 const PATH_SLOT: Record<TrackPath, number> = { translation: 0, rotation: 1, scale: 2 };
 
 /**
@@ -245,6 +248,56 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   }
   if (best) {
     for (const [slot, track] of best.fitted) fitted.set(slot, track);
+    for (const [slot, value] of best.share) share.set(slot, value);
+    for (const slot of slots) evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest, quatMode);
+    modelTransforms(candModel, skeleton, cand);
+    passes += greedyLoosen();
+  }
+
+  /**
+   * Error-driven greedy: try a larger budget on one track at a time (the biggest tracks first) and keep
+   * it when every joint's measured error stays within the target. Errors along a chain rarely line up,
+   * so the budgets the proportional loop leaves are conservative; this spends the slack where the bytes
+   * are. Returns the trials run.
+   */
+  function greedyLoosen(): number {
+    let trials = 0;
+    const bytesOf = (t: CompressedTrack | undefined): number => (t ? trackByteLength(t) : 0);
+    for (const factor of GREEDY_FACTORS) {
+      for (let round = 0; round < GREEDY_ROUNDS; round++) {
+        let accepted = 0;
+        const order = [...slots].sort((a, b) => bytesOf(fitted.get(b)) - bytesOf(fitted.get(a)));
+        for (const slot of order) {
+          const oldTrack = fitted.get(slot);
+          const oldShare = share.get(slot)!;
+          share.set(slot, oldShare * factor);
+          fit(slot);
+          const newTrack = fitted.get(slot);
+          if (bytesOf(newTrack) >= bytesOf(oldTrack)) {
+            share.set(slot, oldShare);
+            fitted.set(slot, oldTrack);
+            continue;
+          }
+          trials++;
+          evaluateSlot(cand, slot, newTrack, skeleton.rest, quatMode);
+          const joint = Math.floor(slot / 3);
+          modelTransforms(candModel, skeleton, cand, joint);
+          jointErrors(errors, refModel, candModel, J, F, vv);
+          let ok = true;
+          for (let j = 0; j < J && ok; j++) if (errors[j]! > target) ok = false;
+          if (ok) {
+            accepted++;
+          } else {
+            share.set(slot, oldShare);
+            fitted.set(slot, oldTrack);
+            evaluateSlot(cand, slot, oldTrack, skeleton.rest, quatMode);
+            modelTransforms(candModel, skeleton, cand, joint);
+          }
+        }
+        if (accepted === 0) break;
+      }
+    }
+    return trials;
   }
 
   const tracks: CompressedTrack[] = [];

@@ -1,7 +1,7 @@
 import type { TrackPath } from "../clip/clip.ts";
 import { quatInterpolate, type QuatInterpolation } from "../math/quat.ts";
 import { MAX_FIELD_BITS, wordsFor, writeBits } from "./bit-pack.ts";
-import { blockOffsets, blockTables, KEYS_PER_BLOCK, keyBitsFor, PER_KEY_SMALLEST_THREE, rankKeyMask, TrackEncoding, type CompressedTrack } from "./compressed-clip.ts";
+import { blockOffsets, blockTables, componentBits, KEYS_PER_BLOCK, keyBitsFor, packBitsByte, PER_KEY_SMALLEST_THREE, rankKeyMask, TrackEncoding, type CompressedTrack } from "./compressed-clip.ts";
 import { chooseFixedDrop, largestComponent, quantizeUnit, restoreQuat, SMALLEST_THREE_RANGE } from "./quantize.ts";
 
 /** What `fitTrack` needs to know about one track (all lengths in skeleton units). */
@@ -58,8 +58,8 @@ export function fitTrack(target: FitTarget, settings: FitSettings): CompressedTr
     for (let c = 0; c < stride; c++) params[c] = v[c]!;
     return {
       joint: target.joint, path: target.path, encoding: TrackEncoding.CONSTANT, keyCount: 1,
-      keyMask: new Uint32Array(0), keyRank: new Uint16Array(0), params, blockHeader: new Uint8Array(0),
-      blockRange: new Uint8Array(0), blockOffset: new Uint32Array(0), blockLo: new Float64Array(0), blockStep: new Float64Array(0),
+      keyMask: new Uint32Array(0), keyRank: new Uint16Array(0), params, blockHeader: new Uint8Array(0), blockBits: new Uint8Array(0),
+      blockRange: new Uint8Array(0), blockOffset: new Uint32Array(0), blockLo: new Float64Array(0), blockStep: new Float64Array(0), blockWidth: new Uint8Array(0),
       data: new Uint32Array(0),
     };
   }
@@ -141,29 +141,48 @@ export function quantizeTrack(target: FitTarget, frames: Uint16Array, quantTol: 
   const encoding: TrackEncoding = rotation ? TrackEncoding.ROTATION : TrackEncoding.RANGE;
   const keys = new Float64Array(stride * n);
   for (let k = 0; k < n; k++) for (let c = 0; c < stride; c++) keys[stride * k + c] = v[stride * frames[k]! + c]!;
-  // Track range (translations, scales); rotations use [−1, 1].
-  const params = new Float32Array(rotation ? 0 : 6);
-  if (!rotation) {
-    for (let i = 0; i < 3; i++) {
+  const blocks = Math.ceil(n / KEYS_PER_BLOCK);
+  // Rotations: each block's dropped component (or per-key smallest-three), its keys flipped so the
+  // dropped component is positive, before the track range is taken over the flipped keys.
+  const blockDrop = new Uint8Array(blocks);
+  if (rotation) {
+    for (let b = 0; b < blocks; b++) {
+      const first = b * KEYS_PER_BLOCK;
+      const end = Math.min(n, first + KEYS_PER_BLOCK);
+      const d = chooseFixedDrop(keys.subarray(4 * first, 4 * end), end - first);
+      blockDrop[b] = d < 0 ? PER_KEY_SMALLEST_THREE : d;
+      if (d >= 0) for (let k = first; k < end; k++) if (keys[4 * k + d]! < 0) for (let c = 0; c < 4; c++) keys[4 * k + c] = -keys[4 * k + c]!;
+    }
+  }
+  // Track range: 3 minimums then 3 extents (translations, scales), 4 and 4 for rotations (over the
+  // keys of range-reduced blocks), so block ranges are 8-bit fractions of what the track spans.
+  const comps4 = rotation ? 4 : 3;
+  const params = new Float32Array(2 * comps4);
+  {
+    for (let i = 0; i < comps4; i++) {
       let lo = Infinity, hi = -Infinity;
       for (let k = 0; k < n; k++) {
-        const x = keys[3 * k + i]!;
+        if (rotation && blockDrop[(k / KEYS_PER_BLOCK) | 0] === PER_KEY_SMALLEST_THREE) continue;
+        const x = keys[comps4 * k + i]!;
         if (x < lo) lo = x;
         if (x > hi) hi = x;
       }
+      if (!(lo <= hi)) lo = hi = 0;
       params[i] = lo;
+      while (params[i]! > lo) params[i] = Math.fround(params[i]! - Math.abs(params[i]!) * 2 ** -22 - 1e-30);
       let ext = Math.fround(hi - params[i]!);
       while (params[i]! + ext < hi) ext = Math.fround(ext * (1 + 2 ** -22) + 1e-30);
-      params[3 + i] = ext;
+      params[comps4 + i] = ext;
     }
   }
-  const blocks = Math.ceil(n / KEYS_PER_BLOCK);
   const blockHeader = new Uint8Array(blocks);
+  const blockBits = new Uint8Array(blocks);
   const blockRange = new Uint8Array(6 * blocks);
   const lo = new Float64Array(3);
   const hi = new Float64Array(3);
   const decoded = new Float64Array(4);
   const comps = [0, 1, 2];
+  const rotParams = new Float32Array(6);
   let drop = 0;
   const quantOf = (k: number, i: number, bits: number): number => {
     const levels = (1 << bits) - 1;
@@ -179,24 +198,46 @@ export function quantizeTrack(target: FitTarget, frames: Uint16Array, quantTol: 
     const q = Math.round(((keys[stride * k + comps[i]!]! - lo[i]!) / span) * levels);
     return q < 0 ? 0 : q > levels ? levels : q;
   };
-  // Mirrors decodeKey.
-  const decodeAt = (k: number, bits: number): void => {
-    const levels = (1 << bits) - 1;
+  // Mirrors decodeKey; cb = bits per stored component.
+  const decodeAt = (k: number, cb: Int32Array): void => {
     if (drop === PER_KEY_SMALLEST_THREE) {
-      const step = (2 * SMALLEST_THREE_RANGE) / levels;
+      const bits = cb[0]!;
+      const step = (2 * SMALLEST_THREE_RANGE) / ((1 << bits) - 1);
       const x = bits === 0 ? 0 : quantOf(k, 0, bits) * step - SMALLEST_THREE_RANGE;
       const y = bits === 0 ? 0 : quantOf(k, 1, bits) * step - SMALLEST_THREE_RANGE;
       const z = bits === 0 ? 0 : quantOf(k, 2, bits) * step - SMALLEST_THREE_RANGE;
       restoreQuat(decoded, 0, largestComponent(keys, 4 * k), x, y, z);
       return;
     }
-    for (let i = 0; i < 3; i++) decoded[i] = bits === 0 ? lo[i]! : lo[i]! + quantOf(k, i, bits) * ((hi[i]! - lo[i]!) / levels);
+    for (let i = 0; i < 3; i++) {
+      const bits = cb[i]!;
+      decoded[i] = bits === 0 ? lo[i]! : lo[i]! + quantOf(k, i, bits) * ((hi[i]! - lo[i]!) / ((1 << bits) - 1));
+    }
     if (rotation) restoreQuat(decoded, 0, drop, decoded[0]!, decoded[1]!, decoded[2]!);
   };
-  const blockError = (first: number, end: number, bits: number): number => {
+  /**
+   * Bits per stored component for `bits` on the widest one: each other component the fewest whose
+   * step is at most the widest one's, within −8…+7 of the first component's (the bits byte).
+   * Smallest-three blocks use one width.
+   */
+  const widthsFor = (cb: Int32Array, bits: number): Int32Array => {
+    if (drop === PER_KEY_SMALLEST_THREE || bits === 0) return cb.fill(bits);
+    let widest = 0;
+    for (let i = 0; i < 3; i++) widest = Math.max(widest, hi[i]! - lo[i]!);
+    const step = widest / ((1 << bits) - 1);
+    for (let i = 0; i < 3; i++) {
+      const span = hi[i]! - lo[i]!;
+      cb[i] = span > 0 ? Math.min(bits, Math.max(0, Math.ceil(Math.log2(span / step + 1) - 1e-9))) : 0;
+    }
+    if (cb[1]! > cb[0]! + 7 || cb[2]! > cb[0]! + 7) cb[0] = Math.max(cb[1]!, cb[2]!) - 7;
+    for (let i = 1; i < 3; i++) if (cb[i]! < cb[0]! - 8) cb[i] = cb[0]! - 8;
+    return cb;
+  };
+  const cb = new Int32Array(3);
+  const blockError = (first: number, end: number, widths: Int32Array): number => {
     let worst = 0;
     for (let k = first; k < end; k++) {
-      decodeAt(k, bits);
+      decodeAt(k, widths);
       const e = w * distance(decoded, 0, keys, stride * k, stride);
       if (e > worst) worst = e;
     }
@@ -205,16 +246,14 @@ export function quantizeTrack(target: FitTarget, frames: Uint16Array, quantTol: 
   /** Sets `drop`, `comps`, the block's sign flips and its range (in `lo`, `hi`, `blockRange`). */
   const prepareBlock = (b: number, first: number, end: number): void => {
     if (rotation) {
-      drop = chooseFixedDrop(keys.subarray(4 * first, 4 * end), end - first);
-      if (drop < 0) {
-        drop = PER_KEY_SMALLEST_THREE;
-        return;
-      }
-      for (let k = first; k < end; k++) {
-        if (keys[4 * k + drop]! < 0) for (let c = 0; c < 4; c++) keys[4 * k + c] = -keys[4 * k + c]!;
-      }
+      drop = blockDrop[b]!;
+      if (drop === PER_KEY_SMALLEST_THREE) return;
       for (let i = 0, c = 0; c < 4; c++) if (c !== drop) comps[i++] = c;
-      setBlockRange(keys, 4, comps, first, end, -1, 2, blockRange, b, lo, hi);
+      for (let i = 0; i < 3; i++) {
+        rotParams[i] = params[comps[i]!]!;
+        rotParams[3 + i] = params[4 + comps[i]!]!;
+      }
+      setBlockRange(keys, 4, comps, first, end, rotParams, null, blockRange, b, lo, hi);
     } else {
       for (let i = 0; i < 3; i++) {
         comps[i] = i;
@@ -227,46 +266,50 @@ export function quantizeTrack(target: FitTarget, frames: Uint16Array, quantTol: 
     const first = b * KEYS_PER_BLOCK;
     const end = Math.min(n, first + KEYS_PER_BLOCK);
     prepareBlock(b, first, end);
-    let bits: number;
     if (fixedBits > 0) {
-      bits = fixedBits;
+      cb.fill(fixedBits);
     } else {
-      // The error falls (almost always monotonically) with the bit count: binary search the fewest.
+      // The error falls (almost always monotonically) with the widest component's bits: binary search
+      // the fewest.
       let a = 0;
       let z = MAX_FIELD_BITS;
       while (a < z) {
         const mid = (a + z) >>> 1;
-        if (blockError(first, end, mid) <= quantTol) z = mid;
+        if (blockError(first, end, widthsFor(cb, mid)) <= quantTol) z = mid;
         else a = mid + 1;
       }
-      bits = a;
+      widthsFor(cb, a);
     }
-    blockHeader[b] = bits | ((rotation ? drop : 0) << 5);
-    totalBits += keyBitsFor(blockHeader[b]!) * (end - first);
+    blockHeader[b] = cb[0]! | ((rotation ? drop : 0) << 5);
+    blockBits[b] = packBitsByte(cb[0]!, cb[1]!, cb[2]!);
+    totalBits += keyBitsFor(blockHeader[b]!, blockBits[b]!) * (end - first);
   }
-  const blockOffset = blockOffsets(blockHeader, n);
+  const blockOffset = blockOffsets(blockHeader, blockBits, n);
   const data = new Uint32Array(wordsFor(totalBits));
   for (let b = 0; b < blocks; b++) {
     const first = b * KEYS_PER_BLOCK;
     const end = Math.min(n, first + KEYS_PER_BLOCK);
     prepareBlock(b, first, end);
     const header = blockHeader[b]!;
-    const bits = header & 31;
-    const keyBits = keyBitsFor(header);
+    const keyBits = keyBitsFor(header, blockBits[b]!);
     for (let k = first; k < end; k++) {
       let bit = blockOffset[b]! + (k - first) * keyBits;
       if (drop === PER_KEY_SMALLEST_THREE && rotation) {
         writeBits(data, bit, 2, largestComponent(keys, 4 * k));
         bit += 2;
       }
-      if (bits > 0) for (let i = 0; i < 3; i++) writeBits(data, bit + i * bits, bits, quantOf(k, i, bits));
+      for (let i = 0; i < 3; i++) {
+        const bits = componentBits(header, blockBits[b]!, i);
+        if (bits > 0) writeBits(data, bit, bits, quantOf(k, i, bits));
+        bit += bits;
+      }
     }
   }
   const keyMask = new Uint32Array(Math.ceil(F / 32));
   for (let k = 0; k < n; k++) keyMask[frames[k]! >>> 5] = (keyMask[frames[k]! >>> 5]! | (1 << (frames[k]! & 31))) >>> 0;
   return {
     joint: target.joint, path: target.path, encoding, keyCount: n, keyMask, keyRank: rankKeyMask(keyMask),
-    params, blockHeader, blockRange, blockOffset, ...blockTables(encoding, params, blockHeader, blockRange), data,
+    params, blockHeader, blockBits, blockRange, blockOffset, ...blockTables(encoding, params, blockHeader, blockBits, blockRange), data,
   };
 }
 

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readAgc, writeAgc } from "../../src/compress/agc-container.ts";
 import { compressClip } from "../../src/compress/compress-clip.ts";
-import { compressedByteLength, type CompressedClip } from "../../src/compress/compressed-clip.ts";
+import { compressedByteLength, hasEveryFrame, type CompressedClip } from "../../src/compress/compressed-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../../src/compress/sample-compressed-clip.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { syntheticClip } from "./synthetic-clip.ts";
@@ -55,7 +55,8 @@ test("readAgc reports damaged files with E_AGC_* codes and byte offsets, never t
   const rows: [string, Uint8Array, string][] = [
     ["empty", new Uint8Array(0), "E_AGC_TRUNCATED"],
     ["bad magic", mutate((b) => (b[0] = 0x58)), "E_AGC_MAGIC"],
-    ["version 2", mutate((b) => view(b).setUint32(4, 2, true)), "E_AGC_VERSION"],
+    ["version 1 (before per-component bits)", mutate((b) => view(b).setUint32(4, 1, true)), "E_AGC_VERSION"],
+    ["version 3", mutate((b) => view(b).setUint32(4, 3, true)), "E_AGC_VERSION"],
     ["truncated", good.subarray(0, good.length - 9), "E_AGC_TRUNCATED"],
     ["trailing bytes", Uint8Array.from([...good, 0, 0, 0, 0]), "E_AGC_TRAILING"],
     ["parent after child", mutate((b) => view(b).setInt16(16, 3, true)), "E_AGC_RANGE"],
@@ -89,4 +90,22 @@ test("readAgc rejects a track whose joint, key mask or block header is out of ra
     assert.ok(r.diagnostics.length === 1 && r.diagnostics[0]!.code.startsWith("E_AGC_"), `${what}: ${JSON.stringify(r.diagnostics)}`);
     assert.equal(r.clips.length, 0);
   }
+});
+
+test("a track with a key on every frame is stored without a key mask and reads back whole", () => {
+  const clip = compressClip(syntheticClip(), { tolerance: 1e-4, keepAllFrames: true }).compressed!;
+  const full = clip.tracks.filter(hasEveryFrame);
+  assert.ok(full.length >= 3);
+  const bytes = writeAgc([clip]);
+  const back = readAgc(bytes, "full.agc");
+  assert.deepEqual(back.diagnostics, []);
+  assert.deepEqual(back.clips[0]!.tracks, clip.tracks);
+  // The counted size (no masks for full tracks) is what the file stores: its overhead over the counted
+  // size is the header, skeleton and name, as for a clip whose tracks all carry masks.
+  const reduced = compressClip(syntheticClip(), { tolerance: 1e-4 }).compressed!;
+  assert.ok(!reduced.tracks.some((t) => t.keyMask.length > 0 && hasEveryFrame(t)));
+  assert.equal(bytes.length - compressedByteLength(clip), writeAgc([reduced]).length - compressedByteLength(reduced));
+  // Omitting the masks saves their words.
+  const maskBytes = full.reduce((n, t) => n + 4 * t.keyMask.length, 0);
+  assert.ok(maskBytes > 0);
 });

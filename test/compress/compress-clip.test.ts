@@ -164,3 +164,24 @@ test("detectSampleRate: uniform keys give their exact rate, irregular ones the m
   const r = compressClip(clipWith([0, 1 / 24, 2 / 24, 3 / 24, 8.5 / 24]), {});
   assert.ok(r.diagnostics.some((d) => d.code === "W_COMPRESS_OFF_GRID"));
 });
+
+test("a hinge rotation spends its bits on the turning component; the others get fewer", () => {
+  const clip = syntheticClip();
+  const result = compressClip(clip, { tolerance: 1e-5 });
+  const c = result.compressed!;
+  assert.ok(result.stats!.maxError <= 1e-5);
+  // Joint 2 turns about z only: x and y stay 0 (the dropped component is w), so per block x and y
+  // need (far) fewer bits than z.
+  const track = c.tracks[c.trackIndex[3 * 2 + 1]!]!;
+  assert.equal(track.encoding, TrackEncoding.ROTATION);
+  const blocks = track.blockHeader.length;
+  let narrower = 0;
+  for (let b = 0; b < blocks; b++) {
+    assert.equal(track.blockHeader[b]! >>> 5, 3, "w dropped");
+    const [bx, by, bz, keyBits] = track.blockWidth.subarray(4 * b, 4 * b + 4);
+    assert.equal(keyBits, bx! + by! + bz!);
+    assert.ok(bz! > 0);
+    if (bx! < bz! && by! < bz!) narrower++;
+  }
+  assert.equal(narrower, blocks);
+});
