@@ -41,6 +41,7 @@ export {
   quatIdentity, quatSet, quatCopy, quatDot, quatMultiply, quatConjugate, quatInvert, quatNormalize, quatLength, quatNlerp,
   quatSlerp, quatSlerpFast, quatInterpolate, quatAngleBetween, quatRotateVec3, quatFromAxisAngle, quatFromEuler, quatTwistAngle,
 } from "./math/quat.ts";
+export { atan2Poly } from "./math/atan2-poly.ts";
 export type { Vec3Array } from "./math/vec3.ts";
 export { vec3Set, vec3Copy, vec3Add, vec3Subtract, vec3Scale, vec3ScaleAndAdd, vec3Lerp, vec3Dot, vec3Cross, vec3Length, vec3Distance } from "./math/vec3.ts";
 export type { Curve } from "./math/curves.ts";

@@ -1,3 +1,4 @@
+import { atan2Poly } from "./atan2-poly.ts";
 // Quaternion functions on (array, offset) pairs, so they work in place inside the SoA Float32Arrays of a
 // Pose without allocating. Layout x, y, z, w (glTF order). Every function writes into `out` at `o` FIRST
 // and reads all of its inputs into locals before writing, so `out` may alias any input (same array and
@@ -289,7 +290,8 @@ export function quatFromEuler<T extends QuatArray>(out: T, o: number, x: number,
 export function quatTwistAngle(q: QuatArray, qo: number, ux: number, uy: number, uz: number): number {
   const p = q[qo]! * ux + q[qo + 1]! * uy + q[qo + 2]! * uz;
   const w = q[qo + 3]!;
-  let angle = 2 * Math.atan2(p, w);
+  // atan2Poly, not Math.atan2: root-motion yaw stays bit-identical across engines (deterministic mode).
+  let angle = 2 * atan2Poly(p, w);
   if (angle > Math.PI) angle -= 2 * Math.PI;
   else if (angle <= -Math.PI) angle += 2 * Math.PI;
   return angle;
