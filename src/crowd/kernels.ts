@@ -1,3 +1,4 @@
+import { findKey } from "../clip/find-key.ts";
 // Monomorphic copies of the sampling and model-space kernels for the crowd's hot path. The library's
 // general versions (src/clip/sample-track.ts, src/math/quat.ts, src/math/mat4.ts) accept Float32Array,
 // Float64Array and number[] alike; used with all three across a program, V8's element accesses there
@@ -10,7 +11,6 @@ import type { Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
 const SLERP_EPSILON = 1e-6; // as src/math/quat.ts
-const LINEAR_STEPS = 4; // as src/clip/find-key.ts
 
 const FAST_SLERP_DEGREE = 8;
 const FAST_SLERP_ONE_PLUS_MU = 1.9011074535173003;
@@ -22,7 +22,7 @@ for (let i = 1; i <= FAST_SLERP_DEGREE; i++) {
   FAST_SLERP_B[i - 1] = (scale * i) / (2 * i + 1);
 }
 
-function writeNormalized(out: Float32Array, o: number, x: number, y: number, z: number, w: number): void {
+function writeNormalized(out: Float32Array | Float64Array, o: number, x: number, y: number, z: number, w: number): void {
   const n2 = x * x + y * y + z * z + w * w;
   if (!(n2 > 0) || n2 === Infinity) {
     out[o] = 0;
@@ -47,88 +47,23 @@ export const Q = new Float64Array(9);
 
 /** quatInterpolate(mode, …) on Q (same operations in the same order as src/math/quat.ts). */
 export function interpolateQ(mode: QuatInterpolation): void {
-  const ax = Q[0]!, ay = Q[1]!, az = Q[2]!, aw = Q[3]!;
-  let bx = Q[4]!, by = Q[5]!, bz = Q[6]!, bw = Q[7]!;
-  const t = Q[8]!;
+  // slerp32 / fastSlerp32 read every input before writing, so Q may be input and output at once.
   if (mode === "slerp") {
-    let d = ax * bx + ay * by + az * bz + aw * bw;
-    if (d < 0) {
-      d = -d;
-      bx = -bx; by = -by; bz = -bz; bw = -bw;
-    }
-    if (d > 1) d = 1;
-    const sinTheta = Math.sqrt(1 - d * d);
-    if (sinTheta < SLERP_EPSILON) {
-      const s = 1 - t;
-      normalizeQ(s * ax + t * bx, s * ay + t * by, s * az + t * bz, s * aw + t * bw);
-      return;
-    }
-    const theta = Math.acos(d);
-    const k0 = Math.sin((1 - t) * theta) / sinTheta;
-    const k1 = Math.sin(t * theta) / sinTheta;
-    Q[0] = k0 * ax + k1 * bx;
-    Q[1] = k0 * ay + k1 * by;
-    Q[2] = k0 * az + k1 * bz;
-    Q[3] = k0 * aw + k1 * bw;
+    slerp32(Q, 0, Q, 0, Q, 4, Q[8]!);
     return;
   }
   if (mode === "fastSlerp") {
-    let x = ax * bx + ay * by + az * bz + aw * bw;
-    if (x < 0) {
-      x = -x;
-      bx = -bx; by = -by; bz = -bz; bw = -bw;
-    }
-    if (x > 1) x = 1;
-    const sx = ax + bx, sy = ay + by, sz = az + bz, sw = aw + bw;
-    const inv = 1 / Math.sqrt(sx * sx + sy * sy + sz * sz + sw * sw);
-    const hx = sx * inv, hy = sy * inv, hz = sz * inv, hw = sw * inv;
-    const y = 1 - Math.sqrt((1 + x) / 2);
-    let px: number, py: number, pz: number, pw: number, qx: number, qy: number, qz: number, qw: number, u: number;
-    if (t <= 0.5) {
-      px = ax; py = ay; pz = az; pw = aw;
-      qx = hx; qy = hy; qz = hz; qw = hw;
-      u = 2 * t;
-    } else {
-      px = hx; py = hy; pz = hz; pw = hw;
-      qx = bx; qy = by; qz = bz; qw = bw;
-      u = 2 * t - 1;
-    }
-    // fastSlerpCoefficient(1 − u, y) and (u, y), inlined (no double arguments or returns).
-    const t0 = 1 - u;
-    const tt0 = t0 * t0, tt1 = u * u;
-    let term0 = t0, sum0 = t0, term1 = u, sum1 = u;
-    for (let i = 0; i < FAST_SLERP_DEGREE; i++) {
-      const bi = FAST_SLERP_B[i]!, ai = FAST_SLERP_A[i]!;
-      term0 *= (bi - ai * tt0) * y;
-      sum0 += term0;
-      term1 *= (bi - ai * tt1) * y;
-      sum1 += term1;
-    }
-    Q[0] = sum0 * px + sum1 * qx;
-    Q[1] = sum0 * py + sum1 * qy;
-    Q[2] = sum0 * pz + sum1 * qz;
-    Q[3] = sum0 * pw + sum1 * qw;
+    fastSlerp32(Q, 0, Q, 0, Q, 4, Q[8]!);
     return;
   }
+  const ax = Q[0]!, ay = Q[1]!, az = Q[2]!, aw = Q[3]!;
+  let bx = Q[4]!, by = Q[5]!, bz = Q[6]!, bw = Q[7]!;
+  const t = Q[8]!;
   if (ax * bx + ay * by + az * bz + aw * bw < 0) {
     bx = -bx; by = -by; bz = -bz; bw = -bw;
   }
   const s = 1 - t;
-  normalizeQ(s * ax + t * bx, s * ay + t * by, s * az + t * bz, s * aw + t * bw);
-}
-
-/** writeNormalized into Q[0..3] (inlined by its callers in practice; its arguments never escape). */
-function normalizeQ(x: number, y: number, z: number, w: number): void {
-  const n2 = x * x + y * y + z * z + w * w;
-  if (!(n2 > 0) || n2 === Infinity) {
-    Q[0] = 0; Q[1] = 0; Q[2] = 0; Q[3] = 1;
-    return;
-  }
-  const inv = 1 / Math.sqrt(n2);
-  Q[0] = x * inv;
-  Q[1] = y * inv;
-  Q[2] = z * inv;
-  Q[3] = w * inv;
+  writeNormalized(Q, 0, s * ax + t * bx, s * ay + t * by, s * az + t * bz, s * aw + t * bw);
 }
 
 /** quatInterpolate(mode, out, o, a, ao, b, bo, t) for Float32Arrays, t in Q[8]. */
@@ -143,7 +78,7 @@ export function interpolate32(mode: QuatInterpolation, out: Float32Array, o: num
  * quatSlerp (src/math/quat.ts) for Float32Arrays, its body as it is there: small enough for V8 to
  * inline into the per-joint loops, where the t argument then needs no boxing.
  */
-export function slerp32(out: Float32Array, o: number, a: Float32Array, ao: number, b: Float32Array, bo: number, t: number): void {
+export function slerp32(out: Float32Array | Float64Array, o: number, a: Float32Array | Float64Array, ao: number, b: Float32Array | Float64Array, bo: number, t: number): void {
   const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!, aw = a[ao + 3]!;
   let bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!, bw = b[bo + 3]!;
   let d = ax * bx + ay * by + az * bz + aw * bw;
@@ -171,7 +106,7 @@ export function slerp32(out: Float32Array, o: number, a: Float32Array, ao: numbe
  * quatSlerpFast (src/math/quat.ts) for Float32Arrays, the same operations in the same order (Eberly's
  * polynomial on the half angle, both coefficients in one loop): no Math.acos / Math.sin calls.
  */
-export function fastSlerp32(out: Float32Array, o: number, a: Float32Array, ao: number, b: Float32Array, bo: number, t: number): void {
+export function fastSlerp32(out: Float32Array | Float64Array, o: number, a: Float32Array | Float64Array, ao: number, b: Float32Array | Float64Array, bo: number, t: number): void {
   const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!, aw = a[ao + 3]!;
   let bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!, bw = b[bo + 3]!;
   let x = ax * bx + ay * by + az * bz + aw * bw;
@@ -208,29 +143,6 @@ export function fastSlerp32(out: Float32Array, o: number, a: Float32Array, ao: n
   out[o + 1] = sum0 * py + sum1 * qy;
   out[o + 2] = sum0 * pz + sum1 * qz;
   out[o + 3] = sum0 * pw + sum1 * qw;
-}
-
-function binarySearch(times: Float32Array, time: number, lo: number, hi: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (times[mid]! <= time) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-function findKey(times: Float32Array, time: number, hint: number): number {
-  const last = times.length - 2;
-  let k = hint < 0 ? 0 : hint > last ? last : hint;
-  if (times[k]! <= time) {
-    for (let i = 0; i < LINEAR_STEPS; i++) {
-      if (time < times[k + 1]!) return k;
-      if (k === last) return k;
-      k++;
-    }
-    return binarySearch(times, time, k, last);
-  }
-  return binarySearch(times, time, 0, k - 1);
 }
 
 function copyKey(out: Float32Array, o: number, values: Float32Array, from: number, stride: number): void {
