@@ -1,13 +1,12 @@
-import { advanceInstance } from "../graph/step.ts";
-import { evaluateInstancePose } from "./evaluate-pose.ts";
+import { advanceInstance, evaluatePose } from "../graph/step.ts";
 import type { Crowd } from "./crowd.ts";
 import { localToModel32 } from "./kernels.ts";
 import { beginFrame } from "./sample-cache.ts";
 
 /**
  * Advances every character of `crowd` by `dt` seconds with the full graph runtime (`advanceInstance`:
- * transitions, events, root motion; then the layered pose, evaluated as `step` does but with the
- * crowd's sampler and Float32Array-only kernels, bit for bit the same) and writes its model-space matrices into `crowd.model`; each
+ * transitions, events, root motion; then `step`'s own layered-pose evaluation, which samples
+ * through the crowd's sampler set on each instance) and writes its model-space matrices into `crowd.model`; each
  * character's local pose lands in `crowd.poseBuffer`. With shared sampling on, characters sampling the
  * same clip at the same time share one sample (bit-for-bit the same poses). Per-character step results
  * (events, root motion) stay readable on `crowd.instances[i].result` until the next call.
@@ -25,7 +24,7 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to = crowd.cou
   for (let i = from; i < to; i++) {
     const inst = instances[i]!;
     advanceInstance(graph, inst, dt);
-    evaluateInstancePose(inst, cache);
+    evaluatePose(inst);
     localToModel32(model, stride * i, skeleton, inst.result.pose, root);
   }
 }

@@ -386,7 +386,8 @@ export function evaluateMachine(inst: GraphInstance, mi: MachineInstance, out: P
   }
 }
 
-function evaluatePose(inst: GraphInstance): void {
+/** The layered pose of an instance after `advanceInstance` (step = advanceInstance + this). */
+export function evaluatePose(inst: GraphInstance): void {
   const graph = inst.graph;
   const out = inst.result.pose;
   const rest = graph.skeleton.rest;
