@@ -5,7 +5,7 @@ import type { ClipSampler } from "../graph/graph-instance.ts";
 import { isProceduralClip } from "../graph/motion-source.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
-import { sampleClip32 as sampleClip } from "./kernels.ts";
+import { sampleClip } from "../clip/sample-clip.ts";
 
 /** Cache slots per clip: distinct sample times of one clip that one frame can share. */
 export const SLOTS_PER_CLIP = 16;
@@ -94,9 +94,9 @@ class SharedSampler implements SampleCache {
     }
   }
 
-  sample(out: Pose, clip: Clip, time: number, _cursor: ClipCursor, quatMode: QuatInterpolation): void {
+  sample(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation): void {
     if (!this.share) {
-      sampleClip(out, clip, time, quatMode);
+      sampleClip(out, clip, time, cursor, quatMode);
       return;
     }
     if (this.timeQuantum > 0) {
@@ -108,7 +108,7 @@ class SharedSampler implements SampleCache {
         let pose = grid.poses[k];
         if (!pose) pose = grid.poses[k] = createPose(this.jointCount); // first use only
         if (grid.frames[k] !== this.frame) {
-          sampleClip(pose, clip, k * q, quatMode);
+          sampleClip(pose, clip, k * q, cursor, quatMode);
           grid.frames[k] = this.frame;
           this.stores++;
         } else {
@@ -120,7 +120,7 @@ class SharedSampler implements SampleCache {
     }
     const slots = this.slots.get(clip);
     if (!slots || quatMode !== this.quatMode) {
-      sampleClip(out, clip, time, quatMode);
+      sampleClip(out, clip, time, cursor, quatMode);
       return;
     }
     bits[0] = time;
@@ -130,7 +130,7 @@ class SharedSampler implements SampleCache {
       const k = (h + p) & (SLOTS_PER_CLIP - 1);
       if (slots.frames[k] !== frame) {
         const pose = slots.poses[k]!;
-        sampleClip(pose, clip, time, quatMode);
+        sampleClip(pose, clip, time, cursor, quatMode);
         slots.frames[k] = frame;
         slots.times[k] = time;
         copyInto(out, pose);
@@ -144,7 +144,7 @@ class SharedSampler implements SampleCache {
       }
     }
     this.misses++;
-    sampleClip(out, clip, time, quatMode);
+    sampleClip(out, clip, time, cursor, quatMode);
   }
 }
 
