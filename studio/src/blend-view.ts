@@ -34,6 +34,8 @@ export function createBlendView(host: HTMLElement, list: HTMLElement, sumOut: HT
   const names = motion.sources.map((s) => s.name);
   const n = names.length;
   const weights = new Float64Array(n);
+  // Grid spaces weigh cells; their weights are folded onto samples (allocated once, reused per frame).
+  const cells = new Float64Array(motion.kind === "blend2d" && motion.grid ? motion.grid.cellSample.length : 0);
   const paramX = graph.params[motion.kind === "blend1d" ? motion.slot : motion.slotX]!;
   const paramY = motion.kind === "blend2d" ? graph.params[motion.slotY]! : undefined;
   // Sample coordinates.
@@ -148,7 +150,6 @@ export function createBlendView(host: HTMLElement, list: HTMLElement, sumOut: HT
       } else if (motion.space) blendSpace2DWeights(weights, motion.space, x, y);
       else if (motion.grid) {
         // Grid weights are per cell; fold them onto samples.
-        const cells = new Float64Array(motion.grid.cellSample.length);
         gridBlendWeights(cells, { xs: motion.grid.xs, ys: motion.grid.ys }, x, y);
         weights.fill(0);
         motion.grid.cellSample.forEach((s, c) => { weights[s] = weights[s]! + cells[c]!; });
