@@ -21,7 +21,7 @@ if (chosen.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=2", ...chosen],
+  ["--import", "tsx", "--import", "./test/helpers/property-config.ts", "--test", "--test-reporter=spec", "--test-concurrency=2", ...chosen],
   { cwd: root, stdio: "inherit" },
 );
 process.exit(result.status ?? 1);

@@ -29,8 +29,13 @@ export function evaluateCurve(name: Curve, s: number): number {
       return s;
     case "smoothstep":
       return s * s * (3 - 2 * s);
-    case "smootherstep":
-      return s * s * s * (s * (6 * s - 15) + 10);
+    case "smootherstep": {
+      // Evaluated from the nearer end (the curve is point-symmetric about s = ½): the direct
+      // polynomial rounds to above 1 just below s = 1 and stops being monotonic there.
+      if (s <= 0.5) return s * s * s * (s * (6 * s - 15) + 10);
+      const u = 1 - s;
+      return 1 - u * u * u * (u * (6 * u - 15) + 10);
+    }
     case "easeIn":
       return s * s;
     case "easeOut":

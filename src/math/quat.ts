@@ -132,7 +132,9 @@ export function quatSlerp<T extends QuatArray>(out: T, o: number, a: QuatArray, 
     bx = -bx; by = -by; bz = -bz; bw = -bw;
   }
   if (d > 1) d = 1;
-  const sinTheta = Math.sqrt(1 - d * d);
+  // (1 − d)(1 + d) rather than 1 − d²: 1 − d is exact for d near 1, so sin θ stays consistent with
+  // acos(d) to a few ulps; 1 − d² loses up to half the digits there and slerp(t = 0) drifted off unit length.
+  const sinTheta = Math.sqrt((1 - d) * (1 + d));
   if (sinTheta < SLERP_EPSILON) {
     const s = 1 - t;
     return writeNormalized(out, o, s * ax + t * bx, s * ay + t * by, s * az + t * bz, s * aw + t * bw);
