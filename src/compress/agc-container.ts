@@ -2,32 +2,27 @@ import type { LoopMode, TrackPath } from "../clip/clip.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { createPose } from "../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
-import { MAX_FIELD_BITS, wordsFor } from "./bit-pack.ts";
-import {
-  blockOffsets, blockTables, componentBits, hasEveryFrame, KEYS_PER_BLOCK, keyBitsFor, PER_KEY_SMALLEST_THREE, popcount, rankKeyMask, TrackEncoding,
-  type CompressedClip, type CompressedTrack,
-} from "./compressed-clip.ts";
+import { decodeKey, deriveTrack, MAX_COARSE_SHIFT, TrackEncoding, type CompressedClip, type CompressedTrack } from "./compressed-clip.ts";
 
 /**
  * The `.agc` container (animgraph compressed clips), little-endian, every section 4-byte aligned.
  * Layout (docs/compression.md has the table):
  *
- *   "AGC1" | u32 version (2) | u32 clipCount | u32 jointCount
+ *   "AGC1" | u32 version (3) | u32 clipCount | u32 jointCount
  *   joints: per joint i16 parent, u16 nameBytes, UTF-8 name, pad to 4, rest t (3 f32) r (4 f32) s (3 f32)
  *   clips: per clip a 32-byte header
  *     u32 blockBytes (header + tracks) | u32 frameCount | f64 sampleRate | f32 startTime | f32 duration
  *     | u16 trackCount | u8 loopMode (0 loop, 1 clamp, 2 pingpong) | u8 0 | u32 nameBytes
  *   then per track a 12-byte header
- *     u16 joint | u8 path (0 t, 1 r, 2 s) | u8 encoding | u32 keyCount | u16 paramCount | u16 blockCount
- *   then f32 params, u32 key mask (⌈frameCount / 32⌉ words; none for CONSTANT or when keyCount =
- *   frameCount), u8 block headers,
- *   u8 block bits bytes, u8 block ranges (6 per block), pad to 4, u32 packed data (its length follows from the headers);
- *   after the tracks the clip's UTF-8 name, padded to 4.
+ *     u16 joint | u8 path (0 t, 1 r, 2 s) | u8 encoding | u8 coarseShift | u8 coarseCode | u16 paramCount
+ *     | u32 dataWords
+ *   then f32 params and u32 packed data (block headers, coarse residuals, fine residuals; see
+ *   compressed-clip.ts); after the tracks the clip's UTF-8 name, padded to 4.
  * Inverse bind matrices are not stored (a reader gets identity ones): bind the clips to your own
  * skeleton by joint name if you need skinning.
  */
 export const AGC_MAGIC = "AGC1";
-export const AGC_VERSION = 2;
+export const AGC_VERSION = 3;
 
 const LOOP_MODES: readonly LoopMode[] = ["loop", "clamp", "pingpong"];
 const PATHS: readonly TrackPath[] = ["translation", "rotation", "scale"];
@@ -86,24 +81,18 @@ export function writeAgc(clips: readonly CompressedClip[], skeleton: Skeleton = 
 }
 
 function writeTrack(t: CompressedTrack): Uint8Array {
-  const blocks = t.blockHeader.length;
-  const mask = hasEveryFrame(t) ? new Uint32Array(0) : t.keyMask;
-  const len = 12 + 4 * t.params.length + 4 * mask.length + align4(2 * blocks + t.blockRange.length) + 4 * t.data.length;
+  const len = 12 + 4 * t.params.length + 4 * t.data.length;
   const bytes = new Uint8Array(len);
   const view = new DataView(bytes.buffer);
   view.setUint16(0, t.joint, true);
   view.setUint8(2, PATHS.indexOf(t.path));
   view.setUint8(3, t.encoding);
-  view.setUint32(4, t.keyCount, true);
-  view.setUint16(8, t.params.length, true);
-  view.setUint16(10, blocks, true);
+  view.setUint8(4, t.coarseShift);
+  view.setUint8(5, t.coarseCode);
+  view.setUint16(6, t.params.length, true);
+  view.setUint32(8, t.data.length, true);
   let o = 12;
   for (const p of t.params) { view.setFloat32(o, p, true); o += 4; }
-  for (const w of mask) { view.setUint32(o, w, true); o += 4; }
-  bytes.set(t.blockHeader, o);
-  bytes.set(t.blockBits, o + blocks);
-  bytes.set(t.blockRange, o + 2 * blocks);
-  o += align4(2 * blocks + t.blockRange.length);
   for (const w of t.data) { view.setUint32(o, w, true); o += 4; }
   return bytes;
 }
@@ -121,10 +110,14 @@ export interface AgcReadResult {
 
 class AgcStop extends Error {}
 
+const keyScratch = new Float32Array(4);
+
 /**
  * Reads a `.agc` container. Never throws on bad bytes: truncation, a bad magic or version, joints or
- * tracks out of range, key masks that disagree with key counts, bit widths over 24 … each give an
- * `E_AGC_*` diagnostic with the byte offset as the pointer (`byte 1234`), and reading stops there.
+ * tracks out of range, packed data that disagrees with its block headers, bit widths over 24, keys that
+ * do not decode to finite values … each give an `E_AGC_*` diagnostic with the byte offset as the pointer
+ * (`byte 1234`), and reading stops there. Rebuilds each track's derived tables (`deriveTrack`) and decodes
+ * every key once to check it.
  */
 export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
   const diagnostics: Diagnostic[] = [];
@@ -200,9 +193,10 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
         const joint = view.getUint16(o, true);
         const pathCode = view.getUint8(o + 2);
         const encoding = view.getUint8(o + 3);
-        const keyCount = view.getUint32(o + 4, true);
-        const paramCount = view.getUint16(o + 8, true);
-        const blocks = view.getUint16(o + 10, true);
+        const coarseShift = view.getUint8(o + 4);
+        const coarseCode = view.getUint8(o + 5);
+        const paramCount = view.getUint16(o + 6, true);
+        const words = view.getUint32(o + 8, true);
         if (joint >= J) fail("E_AGC_RANGE", o, `${what}: joint ${joint} out of range (${J} joints)`);
         if (pathCode > 2) fail("E_AGC_RANGE", o + 2, `${what}: path ${pathCode} is not 0, 1 or 2`);
         if (encoding > 2) fail("E_AGC_RANGE", o + 3, `${what}: encoding ${encoding} is not 0, 1 or 2`);
@@ -212,67 +206,47 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
         if (trackIndex[slot] !== -1) fail("E_AGC_RANGE", o, `${what}: joint ${joint} already has a ${path} track`);
         const constant = encoding === TrackEncoding.CONSTANT;
         if ((encoding === TrackEncoding.ROTATION) !== (path === "rotation") && !constant) fail("E_AGC_RANGE", o + 3, `${what}: encoding ${encoding} does not fit a ${path} track`);
-        const expectParams = constant ? stride : encoding === TrackEncoding.RANGE ? 6 : 8;
-        if (paramCount !== expectParams) fail("E_AGC_RANGE", o + 8, `${what}: ${paramCount} params, expected ${expectParams}`);
-        const expectKeys = constant ? 1 : keyCount;
-        if (keyCount !== expectKeys || keyCount < 1 || (!constant && (keyCount < 2 || keyCount > F))) {
-          fail("E_AGC_RANGE", o + 4, `${what}: ${keyCount} keys for ${F} frames`);
+        if (!constant && F < 2) fail("E_AGC_RANGE", o + 3, `${what}: a predicted track needs 2 frames or more, the clip has ${F}`);
+        if (constant ? coarseShift !== 0 || coarseCode !== 0 : coarseShift > MAX_COARSE_SHIFT) {
+          fail("E_AGC_RANGE", o + 4, `${what}: coarse key spacing 2^${coarseShift} is not ${constant ? "0 for a constant track" : `in 2^0…2^${MAX_COARSE_SHIFT}`}`);
         }
-        const expectBlocks = constant ? 0 : Math.ceil(keyCount / KEYS_PER_BLOCK);
-        if (blocks !== expectBlocks) fail("E_AGC_RANGE", o + 10, `${what}: ${blocks} blocks, expected ${expectBlocks}`);
+        const expectParams = constant ? stride : stride + 1;
+        if (paramCount !== expectParams) fail("E_AGC_RANGE", o + 6, `${what}: ${paramCount} params, expected ${expectParams}`);
+        if (constant && words !== 0) fail("E_AGC_RANGE", o + 8, `${what}: a constant track has no packed data, not ${words} words`);
         o += 12;
-        const maskWords = constant ? 0 : Math.ceil(F / 32);
-        // A track with a key on every frame stores no mask.
-        const storedWords = keyCount === F ? 0 : maskWords;
-        const rangeBytes = constant ? 0 : 6 * blocks;
-        need(o, 4 * paramCount + 4 * storedWords + align4(2 * blocks + rangeBytes), what);
+        need(o, 4 * paramCount + 4 * words, what);
         const params = new Float32Array(paramCount);
         for (let i = 0; i < paramCount; i++, o += 4) params[i] = view.getFloat32(o, true);
-        if (!params.every(Number.isFinite)) fail("E_AGC_RANGE", o, `${what}: a parameter is not finite`);
-        const keyMask = new Uint32Array(maskWords);
-        const maskAt = o;
-        if (storedWords === 0) {
-          for (let f = 0; f < keyMask.length * 32 && f < F; f++) keyMask[f >>> 5] = (keyMask[f >>> 5]! | (1 << (f & 31))) >>> 0;
-        }
-        for (let i = 0; i < storedWords; i++, o += 4) keyMask[i] = view.getUint32(o, true);
-        if (!constant) {
-          let set = 0;
-          for (const w of keyMask) set += popcount(w);
-          const lastBit = (F - 1) & 31;
-          const beyond = lastBit === 31 ? 0 : keyMask[maskWords - 1]! >>> (lastBit + 1);
-          if (set !== keyCount || !(keyMask[0]! & 1) || !((keyMask[maskWords - 1]! >>> lastBit) & 1) || beyond !== 0) {
-            fail("E_AGC_RANGE", maskAt, `${what}: the key mask does not mark ${keyCount} keys including the first and last frames`);
+        if (!params.every(Number.isFinite)) fail("E_AGC_RANGE", o - 4 * paramCount, `${what}: a parameter is not finite`);
+        if (!constant && !(params[stride]! > 0)) fail("E_AGC_RANGE", o - 4, `${what}: the base step ${params[stride]!} is not positive`);
+        const dataAt = o;
+        const data = new Uint32Array(words);
+        for (let i = 0; i < words; i++, o += 4) data[i] = view.getUint32(o, true);
+        let track: CompressedTrack;
+        if (constant) {
+          track = {
+            joint, path, encoding: TrackEncoding.CONSTANT, frameCount: F, coarseShift: 0, coarseCode: 0, params, data,
+            coarse: new Float32Array(0), blockOffset: new Uint32Array(0), blockWidth: new Uint8Array(0), blockStep: new Float64Array(0),
+          };
+        } else {
+          const derived = deriveTrack(encoding as TrackEncoding, F, coarseShift, coarseCode, params, data);
+          if (!derived || Math.ceil(derived.bitLength / 32) !== words) {
+            fail("E_AGC_RANGE", dataAt, `${what}: the packed data (${words} words) does not match its block headers`);
           }
-        }
-        const blockHeader = bytes.slice(o, o + blocks);
-        const blockBits = bytes.slice(o + blocks, o + 2 * blocks);
-        const blockRange = bytes.slice(o + 2 * blocks, o + 2 * blocks + rangeBytes);
-        for (let b = 0; b < blocks; b++) {
-          const h = blockHeader[b]!;
-          const drop = h >>> 5;
-          if ((h & 31) > MAX_FIELD_BITS || (encoding === TrackEncoding.RANGE ? drop !== 0 : drop > PER_KEY_SMALLEST_THREE)) {
-            fail("E_AGC_RANGE", o + b, `${what}: block ${b} header ${h} is invalid`);
-          }
-          for (let i = 1; i < 3; i++) {
-            const bits = componentBits(h, blockBits[b]!, i);
-            if (bits < 0 || bits > MAX_FIELD_BITS || (drop === PER_KEY_SMALLEST_THREE && bits !== (h & 31))) {
-              fail("E_AGC_RANGE", o + blocks + b, `${what}: block ${b} bits byte ${blockBits[b]!} is invalid`);
+          track = {
+            joint, path, encoding: encoding as TrackEncoding, frameCount: F, coarseShift, coarseCode, params, data,
+            coarse: derived!.coarse, blockOffset: derived!.blockOffset, blockWidth: derived!.blockWidth, blockStep: derived!.blockStep,
+          };
+          // Every key must decode to finite values (damaged steps or residuals could overflow).
+          for (let f = 0; f < F; f++) {
+            decodeKey(keyScratch, 0, track, f);
+            for (let c = 0; c < stride; c++) {
+              if (!Number.isFinite(keyScratch[c]!)) fail("E_AGC_RANGE", dataAt, `${what}: frame ${f} does not decode to finite values`);
             }
           }
         }
-        o += align4(2 * blocks + rangeBytes);
-        let totalBits = 0;
-        for (let b = 0; b < blocks; b++) totalBits += keyBitsFor(blockHeader[b]!, blockBits[b]!) * Math.min(KEYS_PER_BLOCK, keyCount - b * KEYS_PER_BLOCK);
-        const words = wordsFor(totalBits);
-        need(o, 4 * words, `${what}'s packed keys`);
-        const data = new Uint32Array(words);
-        for (let i = 0; i < words; i++, o += 4) data[i] = view.getUint32(o, true);
         trackIndex[slot] = tracks.length;
-        tracks.push({
-          joint, path, encoding: encoding as TrackEncoding, keyCount, keyMask, keyRank: rankKeyMask(keyMask), params,
-          blockHeader, blockBits, blockRange, blockOffset: blockOffsets(blockHeader, blockBits, keyCount),
-          ...blockTables(encoding as TrackEncoding, params, blockHeader, blockBits, blockRange), data,
-        });
+        tracks.push(track);
       }
       if (o - start !== blockBytes) fail("E_AGC_RANGE", start, `clip ${ci}: block length ${blockBytes} disagrees with its tracks (${o - start} bytes)`);
       need(o, align4(nameBytes), `clip ${ci}'s name`);

@@ -2,12 +2,12 @@ import type { Clip, TrackPath } from "../clip/clip.ts";
 import { createClipCursor } from "../clip/clip-cursor.ts";
 import { sampleClip } from "../clip/sample-clip.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
-import { quatInterpolate, type QuatInterpolation } from "../math/quat.ts";
+import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
-import { compressedByteLength, decodeKey, keyAtOrAfter, trackByteLength, TrackEncoding, type CompressedClip, type CompressedTrack } from "./compressed-clip.ts";
-import { fitTrack, type FitTarget } from "./fit-track.ts";
+import { blockCount, compressedByteLength, decodeKey, fineCount, frameTime, KEYS_PER_BLOCK, runtimeByteLength, trackByteLength, TrackEncoding, type CompressedClip, type CompressedTrack } from "./compressed-clip.ts";
+import { assembleTrack, codeBytes, encodeFineBlock, fineBlockBits, fitTrack, type FitTarget, type TrackCode } from "./fit-track.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "./sample-compressed-clip.ts";
-import { createFrameSequence, jointErrors, modelTransforms, type FrameSequence } from "./virtual-vertex-error.ts";
+import { createFrameSequence, jointErrors, modelTransforms, modelTransformsRange, vertexError, type FrameSequence } from "./virtual-vertex-error.ts";
 
 /** Options of `compressClip`. Lengths are in metres and converted with `unitsPerMetre`. */
 export interface CompressOptions {
@@ -22,14 +22,21 @@ export interface CompressOptions {
   readonly unitsPerMetre?: number;
   /** Rate of the key grid, Hz (> 0). Default: the source clip's own key rate (`detectSampleRate`). */
   readonly sampleRate?: number;
-  /** Fixed bits per rotation component, 1…24. Default: the fewest that meet the error bound, per track. */
+  /**
+   * A fixed rotation precision, 1…24: every rotation residual is quantised with the step of a plain
+   * `rotationBits`-bit quantiser over [−1, 1] (2 / (2^bits − 1)). Default: the coarsest steps that meet the
+   * error bound, per track and block.
+   */
   readonly rotationBits?: number;
-  /** Fixed bits per translation component, 1…24. Default: chosen per track. */
+  /** A fixed translation precision, 1…24: the step of a plain quantiser over the track's largest extent. */
   readonly translationBits?: number;
-  /** Fixed bits per scale component, 1…24. Default: chosen per track. */
+  /** A fixed scale precision, 1…24 (as `translationBits`). */
   readonly scaleBits?: number;
-  /** Keep every grid frame (quantisation only). Default false. */
-  readonly keepAllFrames?: boolean;
+  /**
+   * Coarse keys every 2^coarseShift grid frames, 1…4 (default 2: every 4th frame). Smaller is smaller
+   * data but a larger table of decoded coarse keys in memory (docs/compression.md).
+   */
+  readonly coarseShift?: number;
   /** Rotation interpolation the runtime will sample with (sampleCompressedClip's `quatMode`). Default slerp. */
   readonly quatMode?: QuatInterpolation;
   /** Called with the fraction done (0…1) after each refinement pass. */
@@ -49,6 +56,8 @@ export interface CompressionStats {
   readonly compressedBytes: number;
   /** rawBytes / compressedBytes. */
   readonly ratio: number;
+  /** `runtimeByteLength`: what the clip occupies in memory once built or read (stored + derived tables). */
+  readonly runtimeBytes: number;
   /** Tolerance asked for, metres. */
   readonly tolerance: number;
   /** Largest virtual-vertex error over all joints and grid frames, metres. */
@@ -60,7 +69,7 @@ export interface CompressionStats {
   readonly worstJointIndex: number;
   /** Largest error per joint, metres. */
   readonly jointMaxError: Float64Array;
-  /** Compressed tracks (constant ones included) and their keys in all. */
+  /** Compressed tracks (constant ones included) and their keys in all (a CONSTANT track has one, the others one per frame). */
   readonly trackCount: number;
   readonly keyCount: number;
   /** Refinement passes run. */
@@ -87,6 +96,14 @@ const LOOSEN_ROUNDS = 4;
 /** Budget factors the greedy pass tries, coarse to fine, and its rounds per factor. */
 const GREEDY_FACTORS = [1.6, 1.25, 1.1];
 const GREEDY_ROUNDS = 6;
+/**
+ * Smallest step-code increments (of 2^(1/8)) the block pass tries, coarse to fine (each trial takes the
+ * first code from there on that saves bits), and its rounds per increment.
+ */
+const BLOCK_STEPS = [4, 1];
+const BLOCK_ROUNDS = 12;
+/** Default coarse key spacing: every 2^2 = 4 grid frames. */
+const DEFAULT_COARSE_SHIFT = 2;
 const PATH_SLOT: Record<TrackPath, number> = { translation: 0, rotation: 1, scale: 2 };
 
 /**
@@ -132,15 +149,17 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   for (const [name, bits] of [["rotationBits", options.rotationBits], ["translationBits", options.translationBits], ["scaleBits", options.scaleBits]] as const) {
     if (bits !== undefined && !(Number.isInteger(bits) && bits >= 1 && bits <= 24)) return fail("E_COMPRESS_OPTION", `${name} must be an integer 1…24, not ${bits}`);
   }
+  const coarseShift = options.coarseShift ?? DEFAULT_COARSE_SHIFT;
+  if (!(Number.isInteger(coarseShift) && coarseShift >= 1 && coarseShift <= 4)) return fail("E_COMPRESS_OPTION", `coarseShift must be an integer 1…4, not ${coarseShift}`);
   const rate = options.sampleRate ?? detectSampleRate(clip);
   if (!(rate > 0 && Number.isFinite(rate))) return fail("E_COMPRESS_OPTION", `sampleRate must be a positive number of Hz, not ${rate}`);
   const skeleton = clip.skeleton;
   const J = skeleton.jointCount;
   const start = clip.startTime;
   const span = Math.max(0, clip.duration - start);
-  // The grid covers [start, duration]; when the span is not a whole number of frames the last grid
-  // frame lies just past the end, where the source holds its last key (a thousandth of a frame is
-  // rounding, e.g. BVH frame times written to 7 digits).
+  // The grid covers [start, duration]; when the span is not a whole number of frames the last interval
+  // is shorter (`frameTime`: the last frame is at `duration`; a thousandth of a frame is rounding, e.g.
+  // BVH frame times written to 7 digits).
   let F = Math.round(span * rate) + 1;
   if (span - (F - 1) / rate > 1e-3 / rate) F++;
   if (F > MAX_COMPRESSED_FRAMES) {
@@ -163,7 +182,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   const pose = createPose(J);
   const cursor = createClipCursor(clip);
   for (let f = 0; f < F; f++) {
-    sampleClip(pose, clip, Math.min(start + f / rate, clip.duration), cursor, quatMode);
+    sampleClip(pose, clip, frameTime(start, rate, F, clip.duration, f), cursor, quatMode);
     storeFrame(ref, pose, f);
   }
   makeHemisphereContinuous(ref);
@@ -175,24 +194,28 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   const slots: number[] = [];
   for (const track of clip.tracks) slots.push(3 * track.joint + PATH_SLOT[track.path]);
   const fitted = new Map<number, CompressedTrack | undefined>();
+  const codes = new Map<number, TrackCode | undefined>();
   const share = new Map<number, number>();
   const targets = new Map<number, FitTarget>();
   for (const slot of slots) {
     share.set(slot, INITIAL_SHARE);
     targets.set(slot, fitTargetFor(ref, skeleton.rest, slot, F, lever));
   }
-  const fixedBits = (slot: number): number =>
-    (slot % 3 === 1 ? options.rotationBits : slot % 3 === 0 ? options.translationBits : options.scaleBits) ?? 0;
+  const fixedStep = (slot: number): number => {
+    const bits = slot % 3 === 1 ? options.rotationBits : slot % 3 === 0 ? options.translationBits : options.scaleBits;
+    if (bits === undefined) return 0;
+    return (slot % 3 === 1 ? 2 : largestExtent(targets.get(slot)!)) / (2 ** bits - 1);
+  };
   const fit = (slot: number): void => {
-    fitted.set(slot, fitTrack(targets.get(slot)!, {
-      tolerance: share.get(slot)! * tol, fixedBits: fixedBits(slot), keepAllFrames: options.keepAllFrames ?? false, quatMode,
-    }));
+    const result = fitTrack(targets.get(slot)!, { tolerance: share.get(slot)! * tol, fixedStep: fixedStep(slot), coarseShift });
+    fitted.set(slot, result.track);
+    codes.set(slot, result.code);
   };
   const cand = createFrameSequence(J, F);
   fillRest(cand, skeleton.rest);
   for (const slot of slots) {
     fit(slot);
-    evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest, quatMode);
+    evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
   }
   const candModel = new Float64Array(12 * J * F);
   const errors = new Float64Array(J);
@@ -205,12 +228,12 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
     for (const t of fitted.values()) if (t) n += trackByteLength(t);
     return n;
   };
-  let best: { fitted: Map<number, CompressedTrack | undefined>; share: Map<number, number>; bytes: number } | undefined;
+  let best: { fitted: Map<number, CompressedTrack | undefined>; codes: Map<number, TrackCode | undefined>; share: Map<number, number>; bytes: number } | undefined;
   let loosenRounds = 0;
   for (; passes < MAX_PASSES; passes++) {
     modelTransforms(candModel, skeleton, cand);
     jointErrors(errors, refModel, candModel, J, F, vv);
-    options.onProgress?.(Math.min(0.99, (passes + 1) / MAX_PASSES));
+    options.onProgress?.(Math.min(0.5, (0.5 * (passes + 1)) / MAX_PASSES));
     const change = new Map<number, number>();
     for (let j = 0; j < J; j++) {
       const e = errors[j]!;
@@ -226,7 +249,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
       // Feasible: remember it if it is the smallest so far, then give the tracks whose whole subtree
       // has room a larger budget (a few rounds; the best feasible state is kept either way).
       const bytes = sizeOf();
-      if (!best || bytes < best.bytes) best = { fitted: new Map(fitted), share: new Map(share), bytes };
+      if (!best || bytes < best.bytes) best = { fitted: new Map(fitted), codes: new Map(codes), share: new Map(share), bytes };
       if (loosenRounds >= LOOSEN_ROUNDS) break;
       loosenRounds++;
       subtreeMax.set(errors);
@@ -243,15 +266,18 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
     for (const [slot, factor] of change) {
       share.set(slot, share.get(slot)! * factor);
       fit(slot);
-      evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest, quatMode);
+      evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
     }
   }
   if (best) {
     for (const [slot, track] of best.fitted) fitted.set(slot, track);
+    for (const [slot, code] of best.codes) codes.set(slot, code);
     for (const [slot, value] of best.share) share.set(slot, value);
-    for (const slot of slots) evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest, quatMode);
+    for (const slot of slots) evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
     modelTransforms(candModel, skeleton, cand);
     passes += greedyLoosen();
+    options.onProgress?.(0.75);
+    if (!options.rotationBits && !options.translationBits && !options.scaleBits) passes += blockLoosen();
   }
 
   /**
@@ -269,6 +295,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
         const order = [...slots].sort((a, b) => bytesOf(fitted.get(b)) - bytesOf(fitted.get(a)));
         for (const slot of order) {
           const oldTrack = fitted.get(slot);
+          const oldCode = codes.get(slot);
           const oldShare = share.get(slot)!;
           share.set(slot, oldShare * factor);
           fit(slot);
@@ -276,10 +303,11 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
           if (bytesOf(newTrack) >= bytesOf(oldTrack)) {
             share.set(slot, oldShare);
             fitted.set(slot, oldTrack);
+            codes.set(slot, oldCode);
             continue;
           }
           trials++;
-          evaluateSlot(cand, slot, newTrack, skeleton.rest, quatMode);
+          evaluateSlot(cand, slot, newTrack, skeleton.rest);
           const joint = Math.floor(slot / 3);
           modelTransforms(candModel, skeleton, cand, joint);
           jointErrors(errors, refModel, candModel, J, F, vv);
@@ -290,13 +318,83 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
           } else {
             share.set(slot, oldShare);
             fitted.set(slot, oldTrack);
-            evaluateSlot(cand, slot, oldTrack, skeleton.rest, quatMode);
+            codes.set(slot, oldCode);
+            evaluateSlot(cand, slot, oldTrack, skeleton.rest);
             modelTransforms(candModel, skeleton, cand, joint);
           }
         }
         if (accepted === 0) break;
       }
     }
+    return trials;
+  }
+
+  /**
+   * Error-driven greedy per block: a fine key depends only on the coarse keys and its own block's step,
+   * so coarsening one block's step changes that block's 16 frames alone. Largest tracks first, each
+   * block's step is coarsened by 2^(k/8) and kept when every joint of the track's subtree stays within
+   * the target at those frames: errors differ over time, so a block far from the track's worst frame
+   * has room its track-wide budget does not use. Returns the trials run.
+   */
+  function blockLoosen(): number {
+    let trials = 0;
+    const subtrees = subtreeLists(skeleton.parents, J);
+    const blocks = blockCount(F);
+    const order = slots.filter((s) => codes.get(s)).sort((a, b) => codeBytes(codes.get(b)!) - codeBytes(codes.get(a)!));
+    for (let si = 0; si < BLOCK_STEPS.length; si++) {
+      const step = BLOCK_STEPS[si]!;
+      for (let round = 0; round < BLOCK_ROUNDS; round++) {
+        let accepted = 0;
+        for (const slot of order) {
+          const code = codes.get(slot)!;
+          const joint = Math.floor(slot / 3);
+          const subtree = subtrees[joint]!;
+          for (let b = 0; b < blocks; b++) {
+            if (fineCount(F, code.coarseShift, b) === 0) continue;
+            const old = code.fineCodes[b]!;
+            const oldBits = fineBlockBits(code, b);
+            // The finest step above the current one that saves bits (a coarser step with the same widths
+            // only adds error).
+            let next = old + step;
+            while (next <= 255 && next <= old + 24) {
+              encodeFineBlock(code, b, next);
+              if (fineBlockBits(code, b) < oldBits) break;
+              next++;
+            }
+            if (next > 255 || next > old + 24) {
+              encodeFineBlock(code, b, old);
+              continue;
+            }
+            trials++;
+            const f0 = b * KEYS_PER_BLOCK;
+            const f1 = Math.min(F, f0 + KEYS_PER_BLOCK);
+            storeDecoded(cand, slot, code, f0, f1);
+            modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
+            let ok = true;
+            for (let k = 0; k < subtree.length && ok; k++) {
+              const j = subtree[k]!;
+              for (let f = f0; f < f1; f++) {
+                const o = (f * J + j) * 12;
+                if (vertexError(refModel, o, candModel, o, vv) > target) {
+                  ok = false;
+                  break;
+                }
+              }
+            }
+            if (ok) {
+              accepted++;
+            } else {
+              encodeFineBlock(code, b, old);
+              storeDecoded(cand, slot, code, f0, f1);
+              modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
+            }
+          }
+        }
+        options.onProgress?.(Math.min(0.99, 0.75 + (0.24 * (si * BLOCK_ROUNDS + round + 1)) / (BLOCK_STEPS.length * BLOCK_ROUNDS)));
+        if (accepted === 0) break;
+      }
+    }
+    for (const slot of order) fitted.set(slot, assembleTrack(codes.get(slot)!));
     return trials;
   }
 
@@ -344,10 +442,10 @@ export function measureCompression(
   const cursor = createClipCursor(clip);
   const ccursor = createCompressedClipCursor(compressed);
   for (let f = 0; f < F; f++) {
-    const time = Math.min(compressed.startTime + f / compressed.sampleRate, clip.duration);
+    const time = frameTime(compressed.startTime, compressed.sampleRate, F, compressed.duration, f);
     sampleClip(pose, clip, time, cursor, quatMode);
     storeFrame(ref, pose, f);
-    sampleCompressedClip(pose, compressed, compressed.startTime + f / compressed.sampleRate, ccursor, quatMode);
+    sampleCompressedClip(pose, compressed, time, ccursor, quatMode);
     storeFrame(cand, pose, f);
   }
   const refModel = modelTransforms(new Float64Array(12 * J * F), clip.skeleton, ref);
@@ -360,10 +458,10 @@ export function measureCompression(
   const rawBytes = 40 * J * F;
   const compressedBytes = compressedByteLength(compressed);
   let keyCount = 0;
-  for (const t of compressed.tracks) keyCount += t.keyCount;
+  for (const t of compressed.tracks) keyCount += t.encoding === TrackEncoding.CONSTANT ? 1 : t.frameCount;
   return {
     clip: clip.name, jointCount: J, frameCount: F, sampleRate: compressed.sampleRate,
-    rawBytes, compressedBytes, ratio: rawBytes / compressedBytes, tolerance: options.tolerance,
+    rawBytes, compressedBytes, ratio: rawBytes / compressedBytes, runtimeBytes: runtimeByteLength(compressed), tolerance: options.tolerance,
     maxError: J > 0 ? jointMaxError[worst]! : 0, meanError: mean / upm,
     worstJoint: J > 0 ? clip.skeleton.names[worst]! : "", worstJointIndex: J > 0 ? worst : -1,
     jointMaxError, trackCount: compressed.tracks.length, keyCount, passes,
@@ -444,10 +542,8 @@ function fillRest(seq: FrameSequence, rest: Pose): void {
   }
 }
 
-const pair = new Float32Array(8);
-
 /** Writes what `sampleCompressedClip` gives for one track at every grid frame into `seq`. */
-function evaluateSlot(seq: FrameSequence, slot: number, track: CompressedTrack | undefined, rest: Pose, quatMode: QuatInterpolation): void {
+function evaluateSlot(seq: FrameSequence, slot: number, track: CompressedTrack | undefined, rest: Pose): void {
   const joint = Math.floor(slot / 3);
   const k = slot % 3;
   const stride = k === 1 ? 4 : 3;
@@ -456,26 +552,60 @@ function evaluateSlot(seq: FrameSequence, slot: number, track: CompressedTrack |
   const base = joint * F * stride;
   if (!track || track.encoding === TrackEncoding.CONSTANT) {
     const src = track ? track.params : (k === 0 ? rest.t : k === 1 ? rest.r : rest.s).subarray(stride * joint, stride * joint + stride);
-    for (let f = 0; f < F; f++) for (let c = 0; c < stride; c++) out[base + f * stride + c] = src[c]!;
+    for (let f = 0; f < F; f++) for (let c = 0; c < stride; c++) out[base + f * stride + c] = Math.fround(src[c]!);
     return;
   }
-  let f1 = 0;
-  for (let key = 0; key + 1 < track.keyCount; key++) {
-    decodeKey(pair, 0, track, key);
-    decodeKey(pair, 4, track, key + 1);
-    const f0 = f1;
-    f1 = keyAtOrAfter(track.keyMask, f0 + 1);
-    const last = key + 2 === track.keyCount ? f1 : f1 - 1;
-    for (let f = f0; f <= last; f++) {
-      const a = (f - f0) / (f1 - f0);
-      const o = base + f * stride;
-      if (stride === 4) {
-        quatInterpolate(quatMode, out, o, pair, 0, pair, 4, a);
-      } else {
-        for (let c = 0; c < 3; c++) out[o + c] = (1 - a) * pair[c]! + a * pair[4 + c]!;
+  for (let f = 0; f < F; f++) {
+    decodeKey(key, 0, track, f);
+    for (let c = 0; c < stride; c++) out[base + f * stride + c] = key[c]!;
+  }
+}
+
+const key = new Float32Array(4);
+
+/** Writes the encoder's decoded values of frames f0 ≤ f < f1 of a predicted track into `seq`. */
+function storeDecoded(seq: FrameSequence, slot: number, code: TrackCode, f0: number, f1: number): void {
+  const joint = Math.floor(slot / 3);
+  const k = slot % 3;
+  const stride = code.stride;
+  const out = k === 0 ? seq.t : k === 1 ? seq.r : seq.s;
+  const base = joint * seq.frameCount * stride;
+  for (let f = f0; f < f1; f++) for (let c = 0; c < stride; c++) out[base + f * stride + c] = code.decoded[f * stride + c]!;
+}
+
+/** Per joint, the joint and its descendants, parents first. */
+function subtreeLists(parents: Int16Array, J: number): Int32Array[] {
+  const lists: Int32Array[] = [];
+  const inside = new Uint8Array(J);
+  for (let j = 0; j < J; j++) {
+    inside.fill(0);
+    inside[j] = 1;
+    const list = [j];
+    for (let k = j + 1; k < J; k++) {
+      const p = parents[k]!;
+      if (p >= 0 && inside[p]) {
+        inside[k] = 1;
+        list.push(k);
       }
     }
+    lists.push(Int32Array.from(list));
   }
+  return lists;
+}
+
+/** The largest extent of a translation or scale track's components over the clip. */
+function largestExtent(target: FitTarget): number {
+  let worst = 0;
+  const v = target.values;
+  for (let c = 0; c < 3; c++) {
+    let lo = Infinity, hi = -Infinity;
+    for (let f = 0; f < target.frameCount; f++) {
+      lo = Math.min(lo, v[3 * f + c]!);
+      hi = Math.max(hi, v[3 * f + c]!);
+    }
+    worst = Math.max(worst, hi - lo);
+  }
+  return worst > 0 ? worst : 1;
 }
 
 /** Warns when source keys do not lie on the grid (between grid frames the compressed curve is linear). */

@@ -1,95 +1,92 @@
 import type { LoopMode, TrackPath } from "../clip/clip.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
-import { readBits } from "./bit-pack.ts";
-import { SMALLEST_THREE_RANGE } from "./quantize.ts";
+import { MAX_FIELD_BITS, readBits } from "./bit-pack.ts";
 
 /**
- * How a compressed track stores its keys:
- * - `CONSTANT` (0): one key, `params` holds it as float32 (3 or 4 floats), no packed data;
- * - `RANGE` (1): translation or scale, 3 components per key; `params` holds the track's minimum and
- *   extent per component (6 floats);
- * - `ROTATION` (2): unit quaternions, 3 components per key (the dropped fourth is restored as
- *   √(1 − a² − b² − c²)).
+ * How a compressed track stores its keys (docs/compression.md, "The format"). Every grid frame of an
+ * animated track is a key; the keys are predicted and only the quantised prediction errors are stored:
  *
- * Keys are grouped in blocks of `KEYS_PER_BLOCK` (by key index). Each block has a header byte: the low
- * 5 bits are the bits of the first stored component (0…24), the high 3 bits (ROTATION) the dropped
- * component 0…3 (x…w; positive, and ≥ 0.5 on every key of the block) or 4 for per-key smallest-three
- * (2 index bits per key, components over [−1/√2, 1/√2]); a bits byte gives the other two components'
- * widths relative to the first (`blockBits`): each component gets the fewest bits whose step matches
- * the widest component's. Each block also has an 8-bit range per stored component, 6 bytes (ACL's
- * segment range reduction) relative to the track range (`params`: minimum and extent per component, 3
- * and 3 for RANGE, 4 and 4 — x, y, z, w of the block-wise sign-flipped keys — for ROTATION):
- * lo = min + lo8 × extent / 255, hi = min + hi8 × extent / 255 (unused in smallest-three blocks). A
- * component decodes as lo + q × (hi − lo) / (2^bits − 1) (lo when bits = 0).
+ * - `CONSTANT` (0): one key, `params` holds it as float32 (3 or 4 floats), no packed data;
+ * - `RANGE` (1): translation or scale, 3 components per key;
+ * - `ROTATION` (2): unit quaternions; 3 components per key are stored, the fourth — the largest of the
+ *   key's prediction — is restored as ±√(1 − a² − b² − c²) with the prediction's sign.
+ *
+ * Two tiers of keys. **Coarse keys**, every `2^coarseShift` frames and the last frame, are predicted by
+ * linear extrapolation from the two coarse keys before them (a second difference); the first is stored
+ * whole in `params`. They are decoded once, when the track is built or read (`deriveTrack`), into the
+ * float32 table `coarse`. **Fine keys**, the frames between, are predicted by linear interpolation of the
+ * two coarse keys around them, so any fine key decodes in O(1) from the table and its own residual.
+ * A residual component is a signed integer q (two's complement, 0…24 bits) times the step s:
+ * value = prediction + q·s.
+ *
+ * Frames are grouped in blocks of `KEYS_PER_BLOCK` (16). Each block has a 38-bit header in `data`: its fine
+ * step code (8 bits), the widths of its fine residuals' three components (5 bits each) and of its coarse
+ * residuals' three components (5 bits each). Steps are `s0 · 2^((code − 64) / 8)`, s0 = the last param;
+ * the coarse step code is one per track (`coarseCode`).
  */
 export const TrackEncoding = { CONSTANT: 0, RANGE: 1, ROTATION: 2 } as const;
 export type TrackEncoding = (typeof TrackEncoding)[keyof typeof TrackEncoding];
 
-/** Keys per block (a block shares its bit widths and ranges). */
+/** Frames per block (a block shares its fine step and its residual widths). */
 export const KEYS_PER_BLOCK = 16;
-/** A ROTATION block header's drop field for per-key smallest-three. */
-export const PER_KEY_SMALLEST_THREE = 4;
+const BLOCK_SHIFT = 4;
+/** Bits of a block header: fine step code 8, three fine widths and three coarse widths of 5 bits. */
+export const BLOCK_HEADER_BITS = 38;
+/** Largest `coarseShift` (coarse keys every 16 frames, one per block). */
+export const MAX_COARSE_SHIFT = 4;
+/** A step code's value for s = s0. Codes are 0…255: s0 · 2^−8 … s0 · 2^23.875 in steps of 2^(1/8). */
+export const STEP_CODE_ONE = 64;
+
+// 2^(k/8), k = 0…7, as exact literals: `stepFor` must give the same double in every engine (Math.pow
+// may differ in its last bit), so decoding a file is reproducible everywhere.
+const EIGHTH_OCTAVE = [
+  1, 1.0905077326652577, 1.189207115002721, 1.2968395546510096, 1.4142135623730951, 1.5422108254079407, 1.681792830507429, 1.8340080864093424,
+];
+
+/** The step of code `code` (0…255) for base step `s0`: s0 · 2^((code − 64) / 8), computed exactly as decoders do. */
+export function stepFor(s0: number, code: number): number {
+  return s0 * EIGHTH_OCTAVE[code & 7]! * 2 ** ((code >>> 3) - 8);
+}
 
 /** One compressed joint track. Immutable. */
 export interface CompressedTrack {
   readonly joint: number;
   readonly path: TrackPath;
   readonly encoding: TrackEncoding;
-  /** Number of keys (1 for CONSTANT). */
-  readonly keyCount: number;
-  /**
-   * Which grid frames are keys: bit f (word f >> 5, bit f & 31) set when frame f is. Frames 0 and
-   * frameCount − 1 always are. Empty for CONSTANT.
-   */
-  readonly keyMask: Uint32Array;
-  /** Keys before each mask word (derived from `keyMask`; not stored in the container). */
-  readonly keyRank: Uint16Array;
-  /** CONSTANT: the value (3 or 4 floats); RANGE: 3 minimums then 3 extents; ROTATION: 4 minimums then 4 extents. */
+  /** Grid frames of the clip (every frame is a key; 1 for CONSTANT tracks' purposes too). */
+  readonly frameCount: number;
+  /** Coarse keys every 2^coarseShift frames (0…4). 0 for CONSTANT. */
+  readonly coarseShift: number;
+  /** Step code of the coarse residuals (0…255). 0 for CONSTANT. */
+  readonly coarseCode: number;
+  /** CONSTANT: the value (3 or 4 floats). Otherwise the first key (3 or 4 floats), then the base step s0. */
   readonly params: Float32Array;
-  /**
-   * One header byte per block: bits of the first stored component (low 5 bits), dropped component
-   * (high 3 bits).
-   */
-  readonly blockHeader: Uint8Array;
-  /**
-   * One byte per block: the bits of the second and third stored components as offsets from the
-   * first's, low nibble and high nibble, each `bits − bits₀ + 8` (so −8…+7). Components get their own
-   * widths because a block's ranges differ (a hinge joint turns about one axis).
-   */
-  readonly blockBits: Uint8Array;
-  /** Per block 6 bytes: lo8, hi8 for each of the 3 stored components. */
-  readonly blockRange: Uint8Array;
-  /** Bit offset of each block's first key in `data` (derived from the headers; not stored). */
-  readonly blockOffset: Uint32Array;
-  /**
-   * Per block and component the decoded value of q = 0 and of one step, so a component decodes as
-   * lo + q × step (derived from the headers, ranges and params by `blockTables`; not stored).
-   */
-  readonly blockLo: Float64Array;
-  readonly blockStep: Float64Array;
-  /**
-   * Per block 4 bytes: the bits of the 3 stored components and the bits per key (with smallest-three's
-   * 2 index bits), from the headers and bits bytes (derived by `blockTables`; not stored).
-   */
-  readonly blockWidth: Uint8Array;
-  /** Packed keys (see bit-pack.ts). */
+  /** Packed bits: block headers, then the coarse residuals, then the fine residuals block by block. */
   readonly data: Uint32Array;
+  /** Derived (not stored): the decoded coarse keys, 3 or 4 float32 each. */
+  readonly coarse: Float32Array;
+  /** Derived: bit offset in `data` of each block's first fine residual. */
+  readonly blockOffset: Uint32Array;
+  /** Derived: per block 4 bytes, the fine residual widths of the three stored components and their sum. */
+  readonly blockWidth: Uint8Array;
+  /** Derived: per block the fine step. */
+  readonly blockStep: Float64Array;
 }
 
 /**
- * A clip after keyframe reduction and quantisation. Key times are frame indices on a uniform grid
- * (`sampleRate` Hz from `startTime`); joints without a track take the skeleton's rest pose. Immutable.
+ * A compressed clip. Keys sit on a uniform grid (`sampleRate` Hz from `startTime`), one per frame, the
+ * last at `duration` (`frameTime`); joints without a track take the skeleton's rest pose. Immutable.
  */
 export interface CompressedClip {
   readonly name: string;
   readonly skeleton: Skeleton;
   /** Frames per second of the key grid (the source clip's rate, or the `resample` rate). */
   readonly sampleRate: number;
-  /** Grid frames from `startTime`: frame f is at startTime + f / sampleRate. 1 … 65536. */
+  /** Grid frames from `startTime`: frame f is at startTime + f / sampleRate, the last at `duration`. 1 … 65536. */
   readonly frameCount: number;
   /** Seconds; the time of frame 0. */
   readonly startTime: number;
-  /** Seconds; as the source clip's. */
+  /** Seconds; as the source clip's, and the time of the last frame. */
   readonly duration: number;
   readonly loopMode: LoopMode;
   /** In joint order, then translation, rotation, scale. */
@@ -98,179 +95,383 @@ export interface CompressedClip {
   readonly trackIndex: Int32Array;
 }
 
-/** Bits of stored component i (0…2) of a block with header byte `header` and bits byte `bitsByte`. */
-export function componentBits(header: number, bitsByte: number, i: number): number {
-  const b0 = header & 31;
-  return i === 0 ? b0 : i === 1 ? b0 + (bitsByte & 15) - 8 : b0 + (bitsByte >>> 4) - 8;
+/**
+ * The time of grid frame f of a clip of `frameCount` frames: startTime + f / sampleRate, except the last
+ * frame, which is at `duration` (the end of the source) — when the source's span is not a whole number
+ * of frames at the grid's rate, the last interval is shorter than the others.
+ */
+export function frameTime(startTime: number, sampleRate: number, frameCount: number, duration: number, f: number): number {
+  return f === frameCount - 1 && f > 0 ? duration : startTime + f / sampleRate;
 }
 
-/** The bits byte for component widths b0, b1, b2 (b1 − b0 and b2 − b0 in −8…7). */
-export function packBitsByte(b0: number, b1: number, b2: number): number {
-  return (b1 - b0 + 8) | ((b2 - b0 + 8) << 4);
+/** Number of coarse keys of a track of F frames with coarse keys every 2^shift frames (and the last frame). */
+export function coarseCount(F: number, shift: number): number {
+  const last = F - 1;
+  return (last >>> shift) + 1 + ((last & ((1 << shift) - 1)) !== 0 ? 1 : 0);
 }
 
-/** Bits per key of a block with header byte `header` and bits byte `bitsByte`. */
-export function keyBitsFor(header: number, bitsByte: number): number {
-  const b0 = header & 31;
-  const sum = 3 * b0 + (bitsByte & 15) + (bitsByte >>> 4) - 16;
-  return (header >>> 5) === PER_KEY_SMALLEST_THREE ? 2 + sum : sum;
+/** Grid frame of coarse key j. */
+export function coarseFrame(F: number, shift: number, j: number): number {
+  return Math.min(j << shift, F - 1);
 }
 
-/** The derived `keyRank` of a key mask. */
-export function rankKeyMask(mask: Uint32Array): Uint16Array {
-  const rank = new Uint16Array(mask.length);
+/** Whether frame f is a coarse key. */
+export function isCoarse(F: number, shift: number, f: number): boolean {
+  return (f & ((1 << shift) - 1)) === 0 || f === F - 1;
+}
+
+/** Number of blocks of a clip of F frames. */
+export function blockCount(F: number): number {
+  return (F + KEYS_PER_BLOCK - 1) >>> BLOCK_SHIFT;
+}
+
+/** Index of fine frame f among its block's fine frames. */
+export function fineIndex(f: number, shift: number): number {
+  const i = f & (KEYS_PER_BLOCK - 1);
+  return i - ((i - 1) >> shift) - 1;
+}
+
+/** Fine frames of block b. */
+export function fineCount(F: number, shift: number, b: number): number {
   let n = 0;
-  for (let w = 0; w < mask.length; w++) {
-    rank[w] = n;
-    n += popcount(mask[w]!);
-  }
-  return rank;
+  const end = Math.min(F, (b + 1) * KEYS_PER_BLOCK);
+  for (let f = b * KEYS_PER_BLOCK; f < end; f++) if (!isCoarse(F, shift, f)) n++;
+  return n;
 }
 
-/** The derived `blockOffset` of a track's block headers. */
-export function blockOffsets(blockHeader: Uint8Array, blockBits: Uint8Array, keyCount: number): Uint32Array {
-  const out = new Uint32Array(blockHeader.length);
-  let bit = 0;
-  for (let b = 0; b < blockHeader.length; b++) {
-    out[b] = bit;
-    bit += keyBitsFor(blockHeader[b]!, blockBits[b]!) * Math.min(KEYS_PER_BLOCK, keyCount - b * KEYS_PER_BLOCK);
-  }
-  return out;
+/** Sign-extends the low `w` bits of `v` (1 ≤ w ≤ 24). */
+function signed(v: number, w: number): number {
+  return (v << (32 - w)) >> (32 - w);
+}
+
+/** Reads the signed `w`-bit field at `bit` (0 when w = 0). */
+export function readSigned(data: Uint32Array, bit: number, w: number): number {
+  return w === 0 ? 0 : signed(readBits(data, bit, w), w);
 }
 
 /**
- * The derived per-block decode tables of a track (see `CompressedTrack.blockLo`): for RANGE and
- * range-reduced ROTATION blocks lo = min + lo8 × ext / 255 and step = (hi − lo) / (2^bits − 1) with
- * hi = min + hi8 × ext / 255 (min = −1, ext = 2 for rotations); for smallest-three blocks lo = −1/√2,
- * step = √2 / (2^bits − 1); with 0 bits lo as given and step 0 (smallest-three: lo 0).
+ * The component a rotation key drops: the largest in magnitude of its prediction (ties: the lowest index).
+ * The stored components are the other three in x, y, z, w order.
  */
-export function blockTables(
-  encoding: TrackEncoding, params: Float32Array, blockHeader: Uint8Array, blockBits: Uint8Array, blockRange: Uint8Array,
-): { blockLo: Float64Array; blockStep: Float64Array; blockWidth: Uint8Array } {
-  const blocks = blockHeader.length;
-  const blockLo = new Float64Array(3 * blocks);
-  const blockStep = new Float64Array(3 * blocks);
-  const blockWidth = new Uint8Array(4 * blocks);
-  const rotation = encoding === TrackEncoding.ROTATION;
-  for (let b = 0; b < blocks; b++) {
-    const header = blockHeader[b]!;
-    blockWidth[4 * b + 3] = keyBitsFor(header, blockBits[b]!);
-    for (let i = 0; i < 3; i++) {
-      const bits = componentBits(header, blockBits[b]!, i);
-      blockWidth[4 * b + i] = bits;
-      const levels = (1 << bits) - 1;
-      if (rotation && header >>> 5 === PER_KEY_SMALLEST_THREE) {
-        blockLo[3 * b + i] = bits === 0 ? 0 : -SMALLEST_THREE_RANGE;
-        blockStep[3 * b + i] = bits === 0 ? 0 : (2 * SMALLEST_THREE_RANGE) / levels;
-        continue;
-      }
-      // ROTATION: params are the track's minimum and extent of x, y, z, w (the stored components skip
-      // the dropped one).
-      const c = rotation ? i + (i >= header >>> 5 ? 1 : 0) : i;
-      const min = params[c]!;
-      const ext = params[(rotation ? 4 : 3) + c]! / 255;
-      const lo = min + blockRange[6 * b + 2 * i]! * ext;
-      const hi = min + blockRange[6 * b + 2 * i + 1]! * ext;
-      blockLo[3 * b + i] = lo;
-      blockStep[3 * b + i] = bits === 0 ? 0 : (hi - lo) / levels;
-    }
-  }
-  return { blockLo, blockStep, blockWidth };
-}
-
-/** Number of set bits of a 32-bit word. */
-export function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
-
-/** Number of keys at frames before `f`. */
-export function keyRankAt(track: CompressedTrack, f: number): number {
-  const w = f >>> 5;
-  const m = track.keyMask[w]! & ((1 << (f & 31)) - 1);
-  return track.keyRank[w]! + popcount(m);
-}
-
-/** The last key frame ≤ f (frame 0 always is one). */
-export function keyAtOrBefore(mask: Uint32Array, f: number): number {
-  let w = f >>> 5;
-  let m = mask[w]! & (0xffffffff >>> (31 - (f & 31)));
-  while (m === 0) m = mask[--w]!;
-  return 32 * w + 31 - Math.clz32(m);
-}
-
-/** The first key frame ≥ f (f ≤ the last frame, which always is one). */
-export function keyAtOrAfter(mask: Uint32Array, f: number): number {
-  let w = f >>> 5;
-  let m = mask[w]! & (0xffffffff << (f & 31));
-  while (m === 0) m = mask[++w]!;
-  return 32 * w + 31 - Math.clz32(m & -m);
+export function droppedComponent(px: number, py: number, pz: number, pw: number): number {
+  const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
+  let d = 0;
+  let m = ax;
+  if (ay > m) { m = ay; d = 1; }
+  if (az > m) { m = az; d = 2; }
+  if (aw > m) d = 3;
+  return d;
 }
 
 /**
- * Decodes key `k` of `track` into out[o …] (3 or 4 floats). Float64 arithmetic; the only rounding is
- * the store into `out`. Allocates nothing.
+ * Writes a decoded key into out[o …] from its prediction p[po …] (4 floats for rotations, 3 otherwise) and
+ * its three residuals q0…q2 with step s. Rotations: the stored components are the prediction's plus q·s,
+ * the dropped one (`droppedComponent` of the prediction) is ±√(1 − a² − b² − c²) with the prediction's
+ * sign; when quantisation pushed a² + b² + c² past 1 it is 0 and the other three are normalised. The one
+ * reconstruction rule the encoder and every decoder share. Allocates nothing.
  */
-export function decodeKey(out: Float32Array | Float64Array, o: number, track: CompressedTrack, k: number): void {
-  const p = track.params;
-  const enc = track.encoding;
-  if (enc === TrackEncoding.CONSTANT) {
-    const n = p.length;
-    for (let c = 0; c < n; c++) out[o + c] = p[c]!;
+export function reconstruct(
+  out: Float32Array, o: number, rotation: boolean, px: number, py: number, pz: number, pw: number,
+  q0: number, q1: number, q2: number, s: number,
+): void {
+  if (!rotation) {
+    out[o] = px + q0 * s;
+    out[o + 1] = py + q1 * s;
+    out[o + 2] = pz + q2 * s;
     return;
   }
-  const block = (k / KEYS_PER_BLOCK) | 0;
-  const width = track.blockWidth;
-  const w4 = 4 * block;
-  const b0 = width[w4]!, b1 = width[w4 + 1]!, b2 = width[w4 + 2]!;
-  let drop = track.blockHeader[block]! >>> 5;
-  const data = track.data;
-  let bit = track.blockOffset[block]! + (k - block * KEYS_PER_BLOCK) * width[w4 + 3]!;
-  if (drop === PER_KEY_SMALLEST_THREE) {
-    drop = readBits(data, bit, 2);
-    bit += 2;
-  }
-  const lo = track.blockLo;
-  const step = track.blockStep;
-  const b3 = 3 * block;
-  // A 0-bit component is its block's lo (the guard also keeps reads inside `data`: a 0-bit field at
-  // the end of the data would read past it, which deoptimises typed-array access).
-  const a = b0 > 0 ? lo[b3]! + readBits(data, bit, b0) * step[b3]! : lo[b3]!;
-  const b = b1 > 0 ? lo[b3 + 1]! + readBits(data, bit + b0, b1) * step[b3 + 1]! : lo[b3 + 1]!;
-  const c = b2 > 0 ? lo[b3 + 2]! + readBits(data, bit + b0 + b1, b2) * step[b3 + 2]! : lo[b3 + 2]!;
-  if (enc === TrackEncoding.ROTATION) {
-    // restoreQuat inlined (same arithmetic): the encoder calls restoreQuat with float64 arrays too, and
-    // a store site shared by both array types is slower in the sampler's hot path.
-    let x = a, y = b, z = c, d = 0;
-    const rest = 1 - a * a - b * b - c * c;
-    if (rest > 0) {
-      d = Math.sqrt(rest);
-    } else {
-      const len = Math.sqrt(a * a + b * b + c * c);
-      x /= len;
-      y /= len;
-      z /= len;
-    }
-    if (drop === 3) { out[o] = x; out[o + 1] = y; out[o + 2] = z; out[o + 3] = d; }
-    else if (drop === 2) { out[o] = x; out[o + 1] = y; out[o + 2] = d; out[o + 3] = z; }
-    else if (drop === 1) { out[o] = x; out[o + 1] = d; out[o + 2] = y; out[o + 3] = z; }
-    else { out[o] = d; out[o + 1] = x; out[o + 2] = y; out[o + 3] = z; }
+  const d = droppedComponent(px, py, pz, pw);
+  let a: number, b: number, c: number, sign: number;
+  if (d === 3) { a = px; b = py; c = pz; sign = pw; }
+  else if (d === 2) { a = px; b = py; c = pw; sign = pz; }
+  else if (d === 1) { a = px; b = pz; c = pw; sign = py; }
+  else { a = py; b = pz; c = pw; sign = px; }
+  a += q0 * s;
+  b += q1 * s;
+  c += q2 * s;
+  const rest = 1 - a * a - b * b - c * c;
+  let e = 0;
+  if (rest > 0) {
+    e = sign < 0 ? -Math.sqrt(rest) : Math.sqrt(rest);
   } else {
-    out[o] = a;
-    out[o + 1] = b;
-    out[o + 2] = c;
+    const len = Math.sqrt(a * a + b * b + c * c);
+    a /= len;
+    b /= len;
+    c /= len;
+  }
+  if (d === 3) { out[o] = a; out[o + 1] = b; out[o + 2] = c; out[o + 3] = e; }
+  else if (d === 2) { out[o] = a; out[o + 1] = b; out[o + 2] = e; out[o + 3] = c; }
+  else if (d === 1) { out[o] = a; out[o + 1] = e; out[o + 2] = b; out[o + 3] = c; }
+  else { out[o] = e; out[o + 1] = a; out[o + 2] = b; out[o + 3] = c; }
+}
+
+/**
+ * Reconstructs coarse key j into coarse[stride·j …] from its prediction and residuals (`reconstruct`),
+ * then, for rotations, negates it when it lies in the other hemisphere from coarse key j − 1 (q and −q are
+ * one rotation): the table stays continuous, so neither the next prediction nor the interpolation of the
+ * fine keys between two coarse keys ever straddles a sign flip.
+ */
+export function reconstructCoarse(
+  coarse: Float32Array, stride: number, j: number, p: Float64Array, q0: number, q1: number, q2: number, s: number,
+): void {
+  const o = stride * j;
+  reconstruct(coarse, o, stride === 4, p[0]!, p[1]!, p[2]!, p[3]!, q0, q1, q2, s);
+  if (stride === 4) {
+    const b = o - 4;
+    if (coarse[o]! * coarse[b]! + coarse[o + 1]! * coarse[b + 1]! + coarse[o + 2]! * coarse[b + 2]! + coarse[o + 3]! * coarse[b + 3]! < 0) {
+      for (let c = 0; c < 4; c++) coarse[o + c] = -coarse[o + c]!;
+    }
   }
 }
 
 /**
- * Bytes the clip's data takes in the `.agc` container (docs/compression.md): a 32-byte clip header
- * and per track a 12-byte header, its params (4 bytes each), its key mask (4 bytes per 32 grid frames;
- * none when every frame is a key),
- * one header byte, one bits byte and 6 bytes of range per block, padding to 4 bytes,
- * and its packed words. Names and the skeleton are not counted (ACL's figures do not count them
- * either); the derived `keyRank` and `blockOffset` are rebuilt on load and not stored.
+ * The prediction of coarse key j (j ≥ 1) from the decoded coarse keys before it, into p[0 … stride):
+ * key j − 1 for j = 1, else linear extrapolation from keys j − 2 and j − 1 (their frame spacing taken into
+ * account: the last coarse key may be closer than 2^shift frames).
+ */
+export function predictCoarse(p: Float64Array, coarse: Float32Array, stride: number, F: number, shift: number, j: number): void {
+  const o1 = (j - 1) * stride;
+  if (j === 1) {
+    for (let c = 0; c < stride; c++) p[c] = coarse[o1 + c]!;
+    return;
+  }
+  const o2 = o1 - stride;
+  const f2 = coarseFrame(F, shift, j - 2), f1 = coarseFrame(F, shift, j - 1), f0 = coarseFrame(F, shift, j);
+  const k = (f0 - f1) / (f1 - f2);
+  for (let c = 0; c < stride; c++) {
+    const a = coarse[o1 + c]!;
+    p[c] = a + (a - coarse[o2 + c]!) * k;
+  }
+  if (stride === 3) p[3] = 0;
+}
+
+/**
+ * The prediction of fine frame f (not a coarse key) into p[0 … stride): the linear interpolation of the
+ * decoded coarse keys before and after it — exactly the arithmetic of `decodeKey`.
+ */
+export function predictFine(p: Float64Array, coarse: Float32Array, stride: number, F: number, shift: number, f: number): void {
+  const mask = (1 << shift) - 1;
+  const last = F - 1;
+  const j = f >>> shift;
+  const left = j << shift;
+  const right = left + mask + 1;
+  const t = right > last ? (f - left) / (last - left) : (f - left) / (mask + 1);
+  const c = stride * j;
+  // (decodeRotationKey / decodeVectorKey compute the same t from r = f − left.)
+  for (let i = 0; i < stride; i++) {
+    const a = coarse[c + i]!;
+    p[i] = a + (coarse[c + stride + i]! - a) * t;
+  }
+  if (stride === 3) p[3] = 0;
+}
+
+/** What `deriveTrack` computes from a track's stored fields. */
+export interface DerivedTables {
+  readonly coarse: Float32Array;
+  readonly blockOffset: Uint32Array;
+  readonly blockWidth: Uint8Array;
+  readonly blockStep: Float64Array;
+  /** Bits of `data` the headers and residuals take. */
+  readonly bitLength: number;
+}
+
+const predictScratch = new Float64Array(4);
+
+/**
+ * Decodes the derived tables of a predicted track from its stored fields: the block headers, the coarse
+ * keys (sequentially, each from the two before it) and each block's fine offset, widths and step. Returns
+ * undefined when a header is invalid (a width over 24, or data too short for what the headers describe) —
+ * the container reader reports that. Used by the encoder and the reader alike, so both hold the same
+ * float32 coarse keys.
+ */
+export function deriveTrack(
+  encoding: TrackEncoding, F: number, coarseShift: number, coarseCode: number, params: Float32Array, data: Uint32Array,
+): DerivedTables | undefined {
+  const rotation = encoding === TrackEncoding.ROTATION;
+  const stride = rotation ? 4 : 3;
+  const blocks = blockCount(F);
+  const totalBits = 32 * data.length;
+  if (BLOCK_HEADER_BITS * blocks > totalBits) return undefined;
+  const s0 = params[stride]!;
+  const blockOffset = new Uint32Array(blocks);
+  const blockWidth = new Uint8Array(4 * blocks);
+  const blockStep = new Float64Array(blocks);
+  const coarseWidth = new Uint8Array(3 * blocks);
+  for (let b = 0; b < blocks; b++) {
+    const h = BLOCK_HEADER_BITS * b;
+    blockStep[b] = stepFor(s0, readBits(data, h, 8));
+    let sum = 0;
+    for (let i = 0; i < 3; i++) {
+      const fw = readBits(data, h + 8 + 5 * i, 5);
+      const cw = readBits(data, h + 23 + 5 * i, 5);
+      if (fw > MAX_FIELD_BITS || cw > MAX_FIELD_BITS) return undefined;
+      blockWidth[4 * b + i] = fw;
+      coarseWidth[3 * b + i] = cw;
+      sum += fw;
+    }
+    blockWidth[4 * b + 3] = sum;
+  }
+  const nC = coarseCount(F, coarseShift);
+  const coarse = new Float32Array(stride * nC);
+  for (let c = 0; c < stride; c++) coarse[c] = params[c]!;
+  const sc = stepFor(s0, coarseCode);
+  let bit = BLOCK_HEADER_BITS * blocks;
+  const p = predictScratch;
+  for (let j = 1; j < nC; j++) {
+    const b = coarseFrame(F, coarseShift, j) >>> BLOCK_SHIFT;
+    const w0 = coarseWidth[3 * b]!, w1 = coarseWidth[3 * b + 1]!, w2 = coarseWidth[3 * b + 2]!;
+    if (bit + w0 + w1 + w2 > totalBits) return undefined;
+    const q0 = readSigned(data, bit, w0);
+    const q1 = readSigned(data, bit + w0, w1);
+    const q2 = readSigned(data, bit + w0 + w1, w2);
+    bit += w0 + w1 + w2;
+    predictCoarse(p, coarse, stride, F, coarseShift, j);
+    reconstructCoarse(coarse, stride, j, p, q0, q1, q2, sc);
+  }
+  for (let b = 0; b < blocks; b++) {
+    blockOffset[b] = bit;
+    bit += blockWidth[4 * b + 3]! * fineCount(F, coarseShift, b);
+  }
+  if (bit > totalBits) return undefined;
+  return { coarse, blockOffset, blockWidth, blockStep, bitLength: bit };
+}
+
+/**
+ * Decodes the key at grid frame `f` (0 ≤ f < frameCount) of `track` into out[o …] (3 or 4 floats). A
+ * coarse key is a copy from the table; a fine key is the linear interpolation of the coarse keys around it
+ * plus its residual (`reconstruct`'s rule). Float64 arithmetic; the only rounding is the store into `out`.
+ * Allocates nothing.
+ */
+export function decodeKey(out: Float32Array, o: number, track: CompressedTrack, f: number): void {
+  const enc = track.encoding;
+  if (enc === TrackEncoding.ROTATION) {
+    decodeRotationKey(out, o, track, f);
+  } else if (enc === TrackEncoding.RANGE) {
+    decodeVectorKey(out, o, track, f);
+  } else {
+    const p = track.params;
+    const n = p.length;
+    for (let c = 0; c < n; c++) out[o + c] = p[c]!;
+  }
+}
+
+// The residuals of the fine key being decoded (module scratch: decoding allocates nothing).
+let fq0 = 0;
+let fq1 = 0;
+let fq2 = 0;
+
+/**
+ * Reads the three signed residuals of fine frame f of block b into fq0…fq2: one 32-bit window when the
+ * key's fields fit in it (the common case), field by field otherwise. A 0-bit field is never read (at the
+ * end of the data it would read past it, which deoptimises typed-array access).
+ */
+function readFine(track: CompressedTrack, b: number, f: number): void {
+  const width = track.blockWidth;
+  const w4 = 4 * b;
+  const w0 = width[w4]!, w1 = width[w4 + 1]!, w2 = width[w4 + 2]!, kb = width[w4 + 3]!;
+  const data = track.data;
+  const bit = track.blockOffset[b]! + fineIndex(f, track.coarseShift) * kb;
+  if (kb === 0) {
+    fq0 = fq1 = fq2 = 0;
+  } else if (kb <= 32) {
+    const w = bit >>> 5;
+    const sh = bit & 31;
+    let v = data[w]! >>> sh;
+    if (sh + kb > 32) v |= data[w + 1]! << (32 - sh);
+    fq0 = w0 > 0 ? (v << (32 - w0)) >> (32 - w0) : 0;
+    v >>>= w0;
+    fq1 = w1 > 0 ? (v << (32 - w1)) >> (32 - w1) : 0;
+    v >>>= w1;
+    fq2 = w2 > 0 ? (v << (32 - w2)) >> (32 - w2) : 0;
+  } else {
+    fq0 = w0 > 0 ? signed(readBits(data, bit, w0), w0) : 0;
+    fq1 = w1 > 0 ? signed(readBits(data, bit + w0, w1), w1) : 0;
+    fq2 = w2 > 0 ? signed(readBits(data, bit + w0 + w1, w2), w2) : 0;
+  }
+}
+
+/** `decodeKey` for a ROTATION track (the sampler's hot path; the same arithmetic as `reconstruct`). */
+export function decodeRotationKey(out: Float32Array, o: number, track: CompressedTrack, f: number): void {
+  const shift = track.coarseShift;
+  const mask = (1 << shift) - 1;
+  const coarse = track.coarse;
+  const last = track.frameCount - 1;
+  const j = f >>> shift;
+  const r = f & mask;
+  if (r === 0 || f === last) {
+    const c = r === 0 ? 4 * j : 4 * j + 4;
+    out[o] = coarse[c]!; out[o + 1] = coarse[c + 1]!; out[o + 2] = coarse[c + 2]!; out[o + 3] = coarse[c + 3]!;
+    return;
+  }
+  const left = j << shift;
+  const t = left + mask + 1 > last ? r / (last - left) : r / (mask + 1);
+  const b = f >>> BLOCK_SHIFT;
+  readFine(track, b, f);
+  const s = track.blockStep[b]!;
+  const c = 4 * j;
+  const x0 = coarse[c]!, y0 = coarse[c + 1]!, z0 = coarse[c + 2]!, v0 = coarse[c + 3]!;
+  const px = x0 + (coarse[c + 4]! - x0) * t, py = y0 + (coarse[c + 5]! - y0) * t;
+  const pz = z0 + (coarse[c + 6]! - z0) * t, pw = v0 + (coarse[c + 7]! - v0) * t;
+  const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
+  let d = 0;
+  let m = ax;
+  if (ay > m) { m = ay; d = 1; }
+  if (az > m) { m = az; d = 2; }
+  if (aw > m) d = 3;
+  let a: number, bb: number, cc: number, sign: number;
+  if (d === 3) { a = px; bb = py; cc = pz; sign = pw; }
+  else if (d === 2) { a = px; bb = py; cc = pw; sign = pz; }
+  else if (d === 1) { a = px; bb = pz; cc = pw; sign = py; }
+  else { a = py; bb = pz; cc = pw; sign = px; }
+  a += fq0 * s;
+  bb += fq1 * s;
+  cc += fq2 * s;
+  const rest = 1 - a * a - bb * bb - cc * cc;
+  let e = 0;
+  if (rest > 0) {
+    e = sign < 0 ? -Math.sqrt(rest) : Math.sqrt(rest);
+  } else {
+    const len = Math.sqrt(a * a + bb * bb + cc * cc);
+    a /= len;
+    bb /= len;
+    cc /= len;
+  }
+  if (d === 3) { out[o] = a; out[o + 1] = bb; out[o + 2] = cc; out[o + 3] = e; }
+  else if (d === 2) { out[o] = a; out[o + 1] = bb; out[o + 2] = e; out[o + 3] = cc; }
+  else if (d === 1) { out[o] = a; out[o + 1] = e; out[o + 2] = bb; out[o + 3] = cc; }
+  else { out[o] = e; out[o + 1] = a; out[o + 2] = bb; out[o + 3] = cc; }
+}
+
+/** `decodeKey` for a RANGE (translation or scale) track. */
+export function decodeVectorKey(out: Float32Array, o: number, track: CompressedTrack, f: number): void {
+  const shift = track.coarseShift;
+  const mask = (1 << shift) - 1;
+  const coarse = track.coarse;
+  const last = track.frameCount - 1;
+  const j = f >>> shift;
+  const r = f & mask;
+  if (r === 0 || f === last) {
+    const c = r === 0 ? 3 * j : 3 * j + 3;
+    out[o] = coarse[c]!; out[o + 1] = coarse[c + 1]!; out[o + 2] = coarse[c + 2]!;
+    return;
+  }
+  const left = j << shift;
+  const t = left + mask + 1 > last ? r / (last - left) : r / (mask + 1);
+  const b = f >>> BLOCK_SHIFT;
+  readFine(track, b, f);
+  const s = track.blockStep[b]!;
+  const c = 3 * j;
+  const x0 = coarse[c]!, y0 = coarse[c + 1]!, z0 = coarse[c + 2]!;
+  out[o] = x0 + (coarse[c + 3]! - x0) * t + fq0 * s;
+  out[o + 1] = y0 + (coarse[c + 4]! - y0) * t + fq1 * s;
+  out[o + 2] = z0 + (coarse[c + 5]! - z0) * t + fq2 * s;
+}
+
+/**
+ * Bytes the clip's data takes in the `.agc` container (docs/compression.md): a 32-byte clip header and per
+ * track a 12-byte header, its float32 params and its packed words. Names and the skeleton are not counted
+ * (ACL's figures do not count them either); the derived tables (coarse keys, block offsets, widths and
+ * steps) are rebuilt on load and not stored.
  */
 export function compressedByteLength(clip: CompressedClip): number {
   let n = 32;
@@ -278,20 +479,20 @@ export function compressedByteLength(clip: CompressedClip): number {
   return n;
 }
 
-/**
- * Whether every grid frame of the track is a key (the container then stores no key mask). The last
- * grid frame is always a key, so the mask's highest set bit gives the frame count.
- */
-export function hasEveryFrame(t: CompressedTrack): boolean {
-  const n = t.keyMask.length;
-  return n > 0 && t.keyCount === 32 * n - Math.clz32(t.keyMask[n - 1]!);
-}
-
 /** One track's bytes in the container (see `compressedByteLength`). */
 export function trackByteLength(t: CompressedTrack): number {
-  return 12 + 4 * t.params.length + (hasEveryFrame(t) ? 0 : 4 * t.keyMask.length) + alignTo4(t.blockHeader.length + t.blockBits.length + t.blockRange.length) + 4 * t.data.length;
+  return 12 + 4 * t.params.length + 4 * t.data.length;
 }
 
-function alignTo4(n: number): number {
-  return (n + 3) & ~3;
+/**
+ * Bytes the clip occupies in memory once built or read: the stored params and words plus the derived
+ * tables (float32 coarse keys, per-block offsets, widths and steps) and the track index. What a runtime
+ * holds to sample it; object headers are not counted.
+ */
+export function runtimeByteLength(clip: CompressedClip): number {
+  let n = clip.trackIndex.byteLength;
+  for (const t of clip.tracks) {
+    n += t.params.byteLength + t.data.byteLength + t.coarse.byteLength + t.blockOffset.byteLength + t.blockWidth.byteLength + t.blockStep.byteLength;
+  }
+  return n;
 }

@@ -37,48 +37,69 @@ export function modelTransforms(out: Float64Array, skeleton: Skeleton, seq: Fram
   const J = seq.jointCount;
   const F = seq.frameCount;
   const parents = skeleton.parents;
-  const { t, r, s } = seq;
   for (let j = firstJoint; j < J; j++) {
     const p = parents[j]!;
-    for (let f = 0; f < F; f++) {
-      const i = j * F + f;
-      const x = r[4 * i]!, y = r[4 * i + 1]!, z = r[4 * i + 2]!, w = r[4 * i + 3]!;
-      const sx = s[3 * i]!, sy = s[3 * i + 1]!, sz = s[3 * i + 2]!;
-      const x2 = x + x, y2 = y + y, z2 = z + z;
-      const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
-      const wx = w * x2, wy = w * y2, wz = w * z2;
-      // Local linear part (columns scaled), then translation.
-      const l0 = (1 - (yy + zz)) * sx, l1 = (xy + wz) * sx, l2 = (xz - wy) * sx;
-      const l3 = (xy - wz) * sy, l4 = (1 - (xx + zz)) * sy, l5 = (yz + wx) * sy;
-      const l6 = (xz + wy) * sz, l7 = (yz - wx) * sz, l8 = (1 - (xx + yy)) * sz;
-      const l9 = t[3 * i]!, l10 = t[3 * i + 1]!, l11 = t[3 * i + 2]!;
-      const o = (f * J + j) * 12;
-      if (p < 0) {
-        out[o] = l0; out[o + 1] = l1; out[o + 2] = l2;
-        out[o + 3] = l3; out[o + 4] = l4; out[o + 5] = l5;
-        out[o + 6] = l6; out[o + 7] = l7; out[o + 8] = l8;
-        out[o + 9] = l9; out[o + 10] = l10; out[o + 11] = l11;
-        continue;
-      }
-      const q = (f * J + p) * 12;
-      const a0 = out[q]!, a1 = out[q + 1]!, a2 = out[q + 2]!;
-      const a3 = out[q + 3]!, a4 = out[q + 4]!, a5 = out[q + 5]!;
-      const a6 = out[q + 6]!, a7 = out[q + 7]!, a8 = out[q + 8]!;
-      out[o] = a0 * l0 + a3 * l1 + a6 * l2;
-      out[o + 1] = a1 * l0 + a4 * l1 + a7 * l2;
-      out[o + 2] = a2 * l0 + a5 * l1 + a8 * l2;
-      out[o + 3] = a0 * l3 + a3 * l4 + a6 * l5;
-      out[o + 4] = a1 * l3 + a4 * l4 + a7 * l5;
-      out[o + 5] = a2 * l3 + a5 * l4 + a8 * l5;
-      out[o + 6] = a0 * l6 + a3 * l7 + a6 * l8;
-      out[o + 7] = a1 * l6 + a4 * l7 + a7 * l8;
-      out[o + 8] = a2 * l6 + a5 * l7 + a8 * l8;
-      out[o + 9] = a0 * l9 + a3 * l10 + a6 * l11 + out[q + 9]!;
-      out[o + 10] = a1 * l9 + a4 * l10 + a7 * l11 + out[q + 10]!;
-      out[o + 11] = a2 * l9 + a5 * l10 + a8 * l11 + out[q + 11]!;
-    }
+    for (let f = 0; f < F; f++) composeAt(out, seq, j, p, f, J, F);
   }
   return out;
+}
+
+/**
+ * Model-space transforms (as `modelTransforms`) of the listed joints only, at frames `firstFrame` ≤ f <
+ * `endFrame`. `joints` must list parents before children, and every listed joint's parent transform in
+ * `out` must be current at those frames (listed, or unchanged). Allocates nothing.
+ */
+export function modelTransformsRange(
+  out: Float64Array, skeleton: Skeleton, seq: FrameSequence, joints: ArrayLike<number>, firstFrame: number, endFrame: number,
+): void {
+  const J = seq.jointCount;
+  const F = seq.frameCount;
+  const parents = skeleton.parents;
+  for (let k = 0; k < joints.length; k++) {
+    const j = joints[k]!;
+    const p = parents[j]!;
+    for (let f = firstFrame; f < endFrame; f++) composeAt(out, seq, j, p, f, J, F);
+  }
+}
+
+/** model[j] at frame f = model[p] × T·R·S (p < 0: the local transform). */
+function composeAt(out: Float64Array, seq: FrameSequence, j: number, p: number, f: number, J: number, F: number): void {
+  const { t, r, s } = seq;
+  const i = j * F + f;
+  const x = r[4 * i]!, y = r[4 * i + 1]!, z = r[4 * i + 2]!, w = r[4 * i + 3]!;
+  const sx = s[3 * i]!, sy = s[3 * i + 1]!, sz = s[3 * i + 2]!;
+  const x2 = x + x, y2 = y + y, z2 = z + z;
+  const xx = x * x2, xy = x * y2, xz = x * z2, yy = y * y2, yz = y * z2, zz = z * z2;
+  const wx = w * x2, wy = w * y2, wz = w * z2;
+  // Local linear part (columns scaled), then translation.
+  const l0 = (1 - (yy + zz)) * sx, l1 = (xy + wz) * sx, l2 = (xz - wy) * sx;
+  const l3 = (xy - wz) * sy, l4 = (1 - (xx + zz)) * sy, l5 = (yz + wx) * sy;
+  const l6 = (xz + wy) * sz, l7 = (yz - wx) * sz, l8 = (1 - (xx + yy)) * sz;
+  const l9 = t[3 * i]!, l10 = t[3 * i + 1]!, l11 = t[3 * i + 2]!;
+  const o = (f * J + j) * 12;
+  if (p < 0) {
+    out[o] = l0; out[o + 1] = l1; out[o + 2] = l2;
+    out[o + 3] = l3; out[o + 4] = l4; out[o + 5] = l5;
+    out[o + 6] = l6; out[o + 7] = l7; out[o + 8] = l8;
+    out[o + 9] = l9; out[o + 10] = l10; out[o + 11] = l11;
+    return;
+  }
+  const q = (f * J + p) * 12;
+  const a0 = out[q]!, a1 = out[q + 1]!, a2 = out[q + 2]!;
+  const a3 = out[q + 3]!, a4 = out[q + 4]!, a5 = out[q + 5]!;
+  const a6 = out[q + 6]!, a7 = out[q + 7]!, a8 = out[q + 8]!;
+  out[o] = a0 * l0 + a3 * l1 + a6 * l2;
+  out[o + 1] = a1 * l0 + a4 * l1 + a7 * l2;
+  out[o + 2] = a2 * l0 + a5 * l1 + a8 * l2;
+  out[o + 3] = a0 * l3 + a3 * l4 + a6 * l5;
+  out[o + 4] = a1 * l3 + a4 * l4 + a7 * l5;
+  out[o + 5] = a2 * l3 + a5 * l4 + a8 * l5;
+  out[o + 6] = a0 * l6 + a3 * l7 + a6 * l8;
+  out[o + 7] = a1 * l6 + a4 * l7 + a7 * l8;
+  out[o + 8] = a2 * l6 + a5 * l7 + a8 * l8;
+  out[o + 9] = a0 * l9 + a3 * l10 + a6 * l11 + out[q + 9]!;
+  out[o + 10] = a1 * l9 + a4 * l10 + a7 * l11 + out[q + 10]!;
+  out[o + 11] = a2 * l9 + a5 * l10 + a8 * l11 + out[q + 11]!;
 }
 
 /**

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readAgc, writeAgc } from "../../src/compress/agc-container.ts";
 import { compressClip } from "../../src/compress/compress-clip.ts";
-import { compressedByteLength, hasEveryFrame, type CompressedClip } from "../../src/compress/compressed-clip.ts";
+import fc from "fast-check";
+import { compressedByteLength, TrackEncoding, type CompressedClip } from "../../src/compress/compressed-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../../src/compress/sample-compressed-clip.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { syntheticClip } from "./synthetic-clip.ts";
@@ -55,8 +56,8 @@ test("readAgc reports damaged files with E_AGC_* codes and byte offsets, never t
   const rows: [string, Uint8Array, string][] = [
     ["empty", new Uint8Array(0), "E_AGC_TRUNCATED"],
     ["bad magic", mutate((b) => (b[0] = 0x58)), "E_AGC_MAGIC"],
-    ["version 1 (before per-component bits)", mutate((b) => view(b).setUint32(4, 1, true)), "E_AGC_VERSION"],
-    ["version 3", mutate((b) => view(b).setUint32(4, 3, true)), "E_AGC_VERSION"],
+    ["version 2 (key masks and range-reduced blocks)", mutate((b) => view(b).setUint32(4, 2, true)), "E_AGC_VERSION"],
+    ["version 4", mutate((b) => view(b).setUint32(4, 4, true)), "E_AGC_VERSION"],
     ["truncated", good.subarray(0, good.length - 9), "E_AGC_TRUNCATED"],
     ["trailing bytes", Uint8Array.from([...good, 0, 0, 0, 0]), "E_AGC_TRAILING"],
     ["parent after child", mutate((b) => view(b).setInt16(16, 3, true)), "E_AGC_RANGE"],
@@ -71,41 +72,64 @@ test("readAgc reports damaged files with E_AGC_* codes and byte offsets, never t
   }
 });
 
-test("readAgc rejects a track whose joint, key mask or block header is out of range", () => {
+/** Byte offset of the first track header of the first clip in `bytes` (5 joints). */
+function firstTrack(bytes: Uint8Array): number {
+  let o = 16;
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let j = 0; j < 5; j++) o += 4 + ((v.getUint16(o + 2, true) + 3) & ~3) + 40;
+  return o + 32;
+}
+
+test("readAgc rejects a track whose joint, encoding, spacing, params or packed data are out of range", () => {
   const clips = compressedPair();
   const bytes = writeAgc([clips[0]!]);
-  // Find the first track header: after 16 bytes of file header, the joints, and the 32-byte clip header.
-  let o = 16;
-  const v = new DataView(bytes.buffer);
-  for (let j = 0; j < 5; j++) o += 4 + ((v.getUint16(o + 2, true) + 3) & ~3) + 40;
-  const track = o + 32;
+  const track = firstTrack(bytes);
+  assert.equal(clips[0]!.tracks[0]!.encoding, TrackEncoding.RANGE, "the first track is the root translation");
   for (const [what, f] of [
     ["joint", (b: DataView) => b.setUint16(track, 99, true)],
     ["encoding", (b: DataView) => b.setUint8(track + 3, 7)],
-    ["key count", (b: DataView) => b.setUint32(track + 4, 1_000_000, true)],
+    ["coarse spacing", (b: DataView) => b.setUint8(track + 4, 9)],
+    ["param count", (b: DataView) => b.setUint16(track + 6, 3, true)],
+    ["word count", (b: DataView) => b.setUint32(track + 8, 1_000_000, true)],
+    ["base step", (b: DataView) => b.setFloat32(track + 12 + 12, -1, true)],
+    ["block header width", (b: DataView) => b.setUint32(track + 28, b.getUint32(track + 28, true) | (31 << 8), true)],
   ] as const) {
     const copy = Uint8Array.from(bytes);
     f(new DataView(copy.buffer));
     const r = readAgc(copy, "bad.agc");
     assert.ok(r.diagnostics.length === 1 && r.diagnostics[0]!.code.startsWith("E_AGC_"), `${what}: ${JSON.stringify(r.diagnostics)}`);
-    assert.equal(r.clips.length, 0);
+    assert.match(r.diagnostics[0]!.pointer, /^byte \d+$/, what);
+    assert.equal(r.clips.length, 0, what);
   }
 });
 
-test("a track with a key on every frame is stored without a key mask and reads back whole", () => {
-  const clip = compressClip(syntheticClip(), { tolerance: 1e-4, keepAllFrames: true }).compressed!;
-  const full = clip.tracks.filter(hasEveryFrame);
-  assert.ok(full.length >= 3);
+test("readAgc never throws on damaged bytes: each corruption is read or reported", () => {
+  const good = writeAgc(compressedPair());
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat({ max: good.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }), fc.nat({ max: good.length }), (edits, cut) => {
+      const bytes = Uint8Array.from(good.subarray(0, Math.max(cut, 16)));
+      for (const [at, value] of edits) if (at < bytes.length) bytes[at] = value;
+      const r = readAgc(bytes, "fuzz.agc");
+      assert.ok(r.diagnostics.length <= 1);
+      for (const d of r.diagnostics) assert.match(d.code, /^E_AGC_/);
+      // Whatever was read samples without throwing.
+      for (const c of r.clips) {
+        const pose = createPose(c.skeleton.jointCount);
+        const cursor = createCompressedClipCursor(c);
+        for (const t of [0, 0.3, c.duration]) sampleCompressedClip(pose, c, t, cursor);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("the counted size is the clip's bytes in the file: the rest is the header, the skeleton and the names", () => {
+  const clip = compressClip(syntheticClip(), { tolerance: 1e-4 }).compressed!;
   const bytes = writeAgc([clip]);
-  const back = readAgc(bytes, "full.agc");
-  assert.deepEqual(back.diagnostics, []);
-  assert.deepEqual(back.clips[0]!.tracks, clip.tracks);
-  // The counted size (no masks for full tracks) is what the file stores: its overhead over the counted
-  // size is the header, skeleton and name, as for a clip whose tracks all carry masks.
-  const reduced = compressClip(syntheticClip(), { tolerance: 1e-4 }).compressed!;
-  assert.ok(!reduced.tracks.some((t) => t.keyMask.length > 0 && hasEveryFrame(t)));
-  assert.equal(bytes.length - compressedByteLength(clip), writeAgc([reduced]).length - compressedByteLength(reduced));
-  // Omitting the masks saves their words.
-  const maskBytes = full.reduce((n, t) => n + 4 * t.keyMask.length, 0);
-  assert.ok(maskBytes > 0);
+  const names = clip.skeleton.names.reduce((n, name) => n + ((new TextEncoder().encode(name).length + 3) & ~3), 0);
+  const clipName = (new TextEncoder().encode(clip.name).length + 3) & ~3;
+  assert.equal(bytes.length, 16 + 5 * (4 + 40) + names + compressedByteLength(clip) + clipName);
+  // Nothing derived is stored: a track is its 12-byte header, its params and its packed words.
+  const trackBytes = clip.tracks.reduce((n, t) => n + 12 + 4 * t.params.length + 4 * t.data.length, 0);
+  assert.equal(compressedByteLength(clip), 32 + trackBytes);
 });

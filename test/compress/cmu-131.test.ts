@@ -20,9 +20,8 @@ for (const name of ["131_01", "131_03"]) {
     const stats = result.stats;
     assert.ok(stats.maxError <= TOLERANCE, `max error ${stats.maxError} m`);
     assert.ok(stats.meanError < stats.maxError);
-    // The achieved ratio at 120 fps is about 16:1 (docs/compression.md): below the 20:1 target, and
-    // asserted near the level reached so a regression shows.
-    assert.ok(stats.ratio >= 15.5, `ratio ${stats.ratio.toFixed(2)}:1`);
+    // The target (issue 6): at least 20:1 at the take's own 120 Hz with every joint within 0.1 mm.
+    assert.ok(stats.ratio >= 20, `ratio ${stats.ratio.toFixed(2)}:1`);
     const rnd = random(131);
     const times = Array.from({ length: 1000 }, () => rnd() * clip.duration);
     const check = independentError(clip, result.compressed, times, 0.03 * UNITS_PER_METRE);
@@ -34,5 +33,25 @@ for (const name of ["131_01", "131_03"]) {
     const same = independentError(back, result.compressed, times.slice(0, 200), 0.03 * UNITS_PER_METRE);
     // Key times become float32 seconds (≈ 0.5 µs ulp at 9 s), so allow a few micrometres.
     assert.ok(same.max / UNITS_PER_METRE < 1e-5, `decompressed differs by ${same.max / UNITS_PER_METRE} m`);
+  });
+}
+
+for (const name of ["131_01", "131_03"]) {
+  test(`${name}.bvh resampled to 24 fps: every joint within 0.1 mm of the 24 fps reference (checked independently)`, { skip: !HAVE_SHARED_ASSETS }, () => {
+    const { clip } = loadBvh(sharedAsset(`bvh-cmu-131/${name}.bvh`));
+    assert.ok(clip);
+    const result = compressClip(clip, { tolerance: TOLERANCE, unitsPerMetre: UNITS_PER_METRE, sampleRate: 24 });
+    assert.ok(result.compressed && result.stats);
+    const stats = result.stats;
+    assert.equal(stats.sampleRate, 24);
+    assert.equal(stats.rawBytes, 40 * 31 * stats.frameCount);
+    assert.ok(stats.maxError <= TOLERANCE, `max error ${stats.maxError} m`);
+    // The like-for-like figure with ACL's 19.8:1 on CMU at 24 fps (docs/compression.md: about 14:1 on
+    // these energetic takes), asserted near the level reached so a regression shows.
+    assert.ok(stats.ratio >= 13.5, `ratio ${stats.ratio.toFixed(2)}:1`);
+    // The 24 fps reference is the source at the grid's times: compare there, without src/compress.
+    const grid = Array.from({ length: stats.frameCount }, (_, f) => Math.min(f / 24, clip.duration));
+    const check = independentError(clip, result.compressed, grid, 0.03 * UNITS_PER_METRE);
+    assert.ok(check.max / UNITS_PER_METRE <= TOLERANCE, `independent error ${check.max / UNITS_PER_METRE} m at joint ${check.worstJoint}`);
   });
 }

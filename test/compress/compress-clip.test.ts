@@ -5,7 +5,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createClip } from "../../src/clip/clip.ts";
 import { compressClip, detectSampleRate } from "../../src/compress/compress-clip.ts";
-import { TrackEncoding } from "../../src/compress/compressed-clip.ts";
+import { blockCount, TrackEncoding } from "../../src/compress/compressed-clip.ts";
 import { decompressClip } from "../../src/compress/decompress-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../../src/compress/sample-compressed-clip.ts";
 import { createPose } from "../../src/pose/pose.ts";
@@ -37,12 +37,13 @@ test("constant tracks become one key; tracks equal to the rest pose are dropped"
   const rot3 = compressed.trackIndex[3 * 3 + 1]!;
   assert.ok(rot3 >= 0);
   assert.equal(compressed.tracks[rot3]!.encoding, TrackEncoding.CONSTANT);
-  assert.equal(compressed.tracks[rot3]!.keyCount, 1);
+  assert.equal(compressed.tracks[rot3]!.params.length, 4);
+  assert.equal(compressed.tracks[rot3]!.data.length, 0);
   assert.equal(compressed.trackIndex[3 * 3 + 0], -1, "translation equal to rest");
   assert.equal(compressed.trackIndex[3 * 4 + 1], -1, "untracked joint");
 });
 
-test("a root spinning a full turn (per-key smallest-three blocks) stays within the tolerance", () => {
+test("a root spinning a full turn (the dropped quaternion component changes along the way) stays within the tolerance", () => {
   const clip = syntheticClip({ spin: true });
   const result = compressClip(clip, { tolerance: 1e-4 });
   assert.ok(result.compressed && result.stats);
@@ -165,23 +166,49 @@ test("detectSampleRate: uniform keys give their exact rate, irregular ones the m
   assert.ok(r.diagnostics.some((d) => d.code === "W_COMPRESS_OFF_GRID"));
 });
 
-test("a hinge rotation spends its bits on the turning component; the others get fewer", () => {
+test("a hinge rotation spends its bits on the turning component; the others get none", () => {
   const clip = syntheticClip();
   const result = compressClip(clip, { tolerance: 1e-5 });
   const c = result.compressed!;
   assert.ok(result.stats!.maxError <= 1e-5);
-  // Joint 2 turns about z only: x and y stay 0 (the dropped component is w), so per block x and y
-  // need (far) fewer bits than z.
+  // Joint 2 turns about z only: x and y stay 0 and w is the largest component, so the stored components
+  // are x, y, z and the residuals of x and y are 0 (0-bit fields) in every block.
   const track = c.tracks[c.trackIndex[3 * 2 + 1]!]!;
   assert.equal(track.encoding, TrackEncoding.ROTATION);
-  const blocks = track.blockHeader.length;
-  let narrower = 0;
+  const blocks = blockCount(c.frameCount);
+  assert.equal(track.blockWidth.length, 4 * blocks);
+  let turning = 0;
   for (let b = 0; b < blocks; b++) {
-    assert.equal(track.blockHeader[b]! >>> 5, 3, "w dropped");
     const [bx, by, bz, keyBits] = track.blockWidth.subarray(4 * b, 4 * b + 4);
     assert.equal(keyBits, bx! + by! + bz!);
-    assert.ok(bz! > 0);
-    if (bx! < bz! && by! < bz!) narrower++;
+    assert.equal(bx, 0);
+    assert.equal(by, 0);
+    if (bz! > 0) turning++;
   }
-  assert.equal(narrower, blocks);
+  assert.ok(turning > blocks / 2, `${turning} of ${blocks} blocks store z residuals`);
+});
+
+test("a one-frame glitch in the source (a 2 rad jump) stays within the tolerance around it", () => {
+  for (const fps of [60, 120]) {
+    const clip = syntheticClip({ glitch: true, fps });
+    const result = compressClip(clip, { tolerance: 1e-4 });
+    assert.ok(result.stats && result.stats.maxError <= 1e-4, `${fps} fps: ${result.stats?.maxError}`);
+    assert.deepEqual(result.diagnostics, []);
+  }
+});
+
+test("every coarse key spacing meets the tolerance; a denser spacing holds more decoded keys in memory", () => {
+  const clip = syntheticClip({ spin: true });
+  let lastRuntime = Infinity;
+  for (const coarseShift of [1, 2, 3, 4]) {
+    const result = compressClip(clip, { tolerance: 1e-4, coarseShift });
+    assert.ok(result.stats && result.stats.maxError <= 1e-4, `shift ${coarseShift}: ${result.stats?.maxError}`);
+    for (const t of result.compressed!.tracks) if (t.encoding !== TrackEncoding.CONSTANT) assert.equal(t.coarseShift, coarseShift);
+    assert.ok(result.stats.runtimeBytes < lastRuntime);
+    lastRuntime = result.stats.runtimeBytes;
+    const rnd = random(coarseShift);
+    assert.ok(independentError(clip, result.compressed!, Array.from({ length: 300 }, () => rnd() * clip.duration), 0.03).max <= 1e-4);
+  }
+  assert.equal(compressClip(clip, { coarseShift: 0 }).diagnostics[0]?.code, "E_COMPRESS_OPTION");
+  assert.equal(compressClip(clip, { coarseShift: 5 }).diagnostics[0]?.code, "E_COMPRESS_OPTION");
 });
