@@ -1,6 +1,6 @@
 import type { LoopMode, TrackPath } from "../clip/clip.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
-import { MAX_FIELD_BITS, readBits } from "./bit-pack.ts";
+import { MAX_FIELD_BITS, readBits, readExpGolomb, unzigzag, type ExpGolombRead } from "./bit-pack.ts";
 
 /**
  * How a compressed track stores its keys (docs/compression.md, "The format"). Every grid frame of an
@@ -19,10 +19,13 @@ import { MAX_FIELD_BITS, readBits } from "./bit-pack.ts";
  * A residual component is a signed integer q (two's complement, 0…24 bits) times the step s:
  * value = prediction + q·s.
  *
- * Frames are grouped in blocks of `KEYS_PER_BLOCK` (16). Each block has a 38-bit header in `data`: its fine
- * step code (8 bits), the widths of its fine residuals' three components (5 bits each) and of its coarse
- * residuals' three components (5 bits each). Steps are `s0 · 2^((code − 64) / 8)`, s0 = the last param;
- * the coarse step code is one per track (`coarseCode`).
+ * Frames are grouped in blocks of `KEYS_PER_BLOCK` (16). Each block has a header: its fine step code
+ * (0…255), the widths of its fine residuals' three components and of its coarse residuals' three
+ * components (0…24 bits each), each stored as the difference from the previous block's (the first
+ * block's from the track's coarse step code and from 0), zigzag-mapped and Exp-Golomb coded (order 2 for
+ * the step code, 0 for the widths): neighbouring blocks are alike, so a header takes about 20 bits.
+ * Steps are `s0 · 2^((code − 64) / 8)`, s0 = the last param; the coarse step code is one per track
+ * (`coarseCode`).
  */
 export const TrackEncoding = { CONSTANT: 0, RANGE: 1, ROTATION: 2 } as const;
 export type TrackEncoding = (typeof TrackEncoding)[keyof typeof TrackEncoding];
@@ -30,8 +33,9 @@ export type TrackEncoding = (typeof TrackEncoding)[keyof typeof TrackEncoding];
 /** Frames per block (a block shares its fine step and its residual widths). */
 export const KEYS_PER_BLOCK = 16;
 const BLOCK_SHIFT = 4;
-/** Bits of a block header: fine step code 8, three fine widths and three coarse widths of 5 bits. */
-export const BLOCK_HEADER_BITS = 38;
+/** Exp-Golomb orders of a block header's fields: the step code's difference, then the six widths'. */
+export const HEADER_CODE_ORDER = 2;
+export const HEADER_WIDTH_ORDER = 0;
 /** Largest `coarseShift` (coarse keys every 16 frames, one per block). */
 export const MAX_COARSE_SHIFT = 4;
 /** A step code's value for s = s0. Codes are 0…255: s0 · 2^−8 … s0 · 2^23.875 in steps of 2^(1/8). */
@@ -280,7 +284,8 @@ const predictScratch = new Float64Array(4);
 /**
  * Decodes the derived tables of a predicted track from its stored fields: the block headers, the coarse
  * keys (sequentially, each from the two before it) and each block's fine offset, widths and step. Returns
- * undefined when a header is invalid (a width over 24, or data too short for what the headers describe) —
+ * undefined when a header is invalid (a step code outside 0…255, a width outside 0…24, a damaged
+ * Exp-Golomb code, or data too short for what the headers describe) —
  * the container reader reports that. Used by the encoder and the reader alike, so both hold the same
  * float32 coarse keys.
  */
@@ -291,23 +296,35 @@ export function deriveTrack(
   const stride = rotation ? 4 : 3;
   const blocks = blockCount(F);
   const totalBits = 32 * data.length;
-  if (BLOCK_HEADER_BITS * blocks > totalBits) return undefined;
   const s0 = params[stride]!;
   const blockOffset = new Uint32Array(blocks);
   const blockWidth = new Uint8Array(4 * blocks);
   const blockStep = new Float64Array(blocks);
   const coarseWidth = new Uint8Array(3 * blocks);
+  const read: ExpGolombRead = { value: 0, bit: 0 };
+  let bit = 0;
+  let code = coarseCode;
+  const widths = [0, 0, 0, 0, 0, 0];
   for (let b = 0; b < blocks; b++) {
-    const h = BLOCK_HEADER_BITS * b;
-    blockStep[b] = stepFor(s0, readBits(data, h, 8));
+    readExpGolomb(data, bit, HEADER_CODE_ORDER, totalBits, read);
+    if (read.value < 0) return undefined;
+    code += unzigzag(read.value);
+    if (code < 0 || code > 255) return undefined;
+    bit = read.bit;
+    blockStep[b] = stepFor(s0, code);
+    for (let i = 0; i < 6; i++) {
+      readExpGolomb(data, bit, HEADER_WIDTH_ORDER, totalBits, read);
+      if (read.value < 0) return undefined;
+      const w = widths[i]! + unzigzag(read.value);
+      if (w < 0 || w > MAX_FIELD_BITS) return undefined;
+      widths[i] = w;
+      bit = read.bit;
+    }
     let sum = 0;
     for (let i = 0; i < 3; i++) {
-      const fw = readBits(data, h + 8 + 5 * i, 5);
-      const cw = readBits(data, h + 23 + 5 * i, 5);
-      if (fw > MAX_FIELD_BITS || cw > MAX_FIELD_BITS) return undefined;
-      blockWidth[4 * b + i] = fw;
-      coarseWidth[3 * b + i] = cw;
-      sum += fw;
+      blockWidth[4 * b + i] = widths[i]!;
+      coarseWidth[3 * b + i] = widths[3 + i]!;
+      sum += widths[i]!;
     }
     blockWidth[4 * b + 3] = sum;
   }
@@ -315,7 +332,6 @@ export function deriveTrack(
   const coarse = new Float32Array(stride * nC);
   for (let c = 0; c < stride; c++) coarse[c] = params[c]!;
   const sc = stepFor(s0, coarseCode);
-  let bit = BLOCK_HEADER_BITS * blocks;
   const p = predictScratch;
   for (let j = 1; j < nC; j++) {
     const b = coarseFrame(F, coarseShift, j) >>> BLOCK_SHIFT;
@@ -355,42 +371,7 @@ export function decodeKey(out: Float32Array, o: number, track: CompressedTrack, 
   }
 }
 
-// The residuals of the fine key being decoded (module scratch: decoding allocates nothing).
-let fq0 = 0;
-let fq1 = 0;
-let fq2 = 0;
-
-/**
- * Reads the three signed residuals of fine frame f of block b into fq0…fq2: one 32-bit window when the
- * key's fields fit in it (the common case), field by field otherwise. A 0-bit field is never read (at the
- * end of the data it would read past it, which deoptimises typed-array access).
- */
-function readFine(track: CompressedTrack, b: number, f: number): void {
-  const width = track.blockWidth;
-  const w4 = 4 * b;
-  const w0 = width[w4]!, w1 = width[w4 + 1]!, w2 = width[w4 + 2]!, kb = width[w4 + 3]!;
-  const data = track.data;
-  const bit = track.blockOffset[b]! + fineIndex(f, track.coarseShift) * kb;
-  if (kb === 0) {
-    fq0 = fq1 = fq2 = 0;
-  } else if (kb <= 32) {
-    const w = bit >>> 5;
-    const sh = bit & 31;
-    let v = data[w]! >>> sh;
-    if (sh + kb > 32) v |= data[w + 1]! << (32 - sh);
-    fq0 = w0 > 0 ? (v << (32 - w0)) >> (32 - w0) : 0;
-    v >>>= w0;
-    fq1 = w1 > 0 ? (v << (32 - w1)) >> (32 - w1) : 0;
-    v >>>= w1;
-    fq2 = w2 > 0 ? (v << (32 - w2)) >> (32 - w2) : 0;
-  } else {
-    fq0 = w0 > 0 ? signed(readBits(data, bit, w0), w0) : 0;
-    fq1 = w1 > 0 ? signed(readBits(data, bit + w0, w1), w1) : 0;
-    fq2 = w2 > 0 ? signed(readBits(data, bit + w0 + w1, w2), w2) : 0;
-  }
-}
-
-/** `decodeKey` for a ROTATION track (the sampler's hot path; the same arithmetic as `reconstruct`). */
+/** `decodeKey` for a ROTATION track (written out like `decodeRotationPair`). */
 export function decodeRotationKey(out: Float32Array, o: number, track: CompressedTrack, f: number): void {
   const shift = track.coarseShift;
   const mask = (1 << shift) - 1;
@@ -406,12 +387,33 @@ export function decodeRotationKey(out: Float32Array, o: number, track: Compresse
   const left = j << shift;
   const t = left + mask + 1 > last ? r / (last - left) : r / (mask + 1);
   const b = f >>> BLOCK_SHIFT;
-  readFine(track, b, f);
+  const width = track.blockWidth;
+  const w4 = 4 * b;
+  const w0 = width[w4]!, w1 = width[w4 + 1]!, w2 = width[w4 + 2]!, kb = width[w4 + 3]!;
+  const data = track.data;
+  const bit = track.blockOffset[b]! + fineIndex(f, shift) * kb;
+  let q0 = 0, q1 = 0, q2 = 0;
+  if (kb > 0 && kb <= 32) {
+    const wi = bit >>> 5;
+    const sh = bit & 31;
+    let v = data[wi]! >>> sh;
+    if (sh + kb > 32) v |= data[wi + 1]! << (32 - sh);
+    if (w0 > 0) q0 = (v << (32 - w0)) >> (32 - w0);
+    v >>>= w0;
+    if (w1 > 0) q1 = (v << (32 - w1)) >> (32 - w1);
+    v >>>= w1;
+    if (w2 > 0) q2 = (v << (32 - w2)) >> (32 - w2);
+  } else if (kb > 32) {
+    q0 = w0 > 0 ? signed(readBits(data, bit, w0), w0) : 0;
+    q1 = w1 > 0 ? signed(readBits(data, bit + w0, w1), w1) : 0;
+    q2 = w2 > 0 ? signed(readBits(data, bit + w0 + w1, w2), w2) : 0;
+  }
   const s = track.blockStep[b]!;
   const c = 4 * j;
   const x0 = coarse[c]!, y0 = coarse[c + 1]!, z0 = coarse[c + 2]!, v0 = coarse[c + 3]!;
   const px = x0 + (coarse[c + 4]! - x0) * t, py = y0 + (coarse[c + 5]! - y0) * t;
   const pz = z0 + (coarse[c + 6]! - z0) * t, pw = v0 + (coarse[c + 7]! - v0) * t;
+  // reconstruct(…, rotation = true, …), written out.
   const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
   let d = 0;
   let m = ax;
@@ -423,9 +425,9 @@ export function decodeRotationKey(out: Float32Array, o: number, track: Compresse
   else if (d === 2) { a = px; bb = py; cc = pw; sign = pz; }
   else if (d === 1) { a = px; bb = pz; cc = pw; sign = py; }
   else { a = py; bb = pz; cc = pw; sign = px; }
-  a += fq0 * s;
-  bb += fq1 * s;
-  cc += fq2 * s;
+  a += q0 * s;
+  bb += q1 * s;
+  cc += q2 * s;
   const rest = 1 - a * a - bb * bb - cc * cc;
   let e = 0;
   if (rest > 0) {
@@ -442,7 +444,99 @@ export function decodeRotationKey(out: Float32Array, o: number, track: Compresse
   else { out[o] = e; out[o + 1] = a; out[o + 2] = bb; out[o + 3] = cc; }
 }
 
-/** `decodeKey` for a RANGE (translation or scale) track. */
+/**
+ * Decodes keys f and f + 1 (f + 1 < frameCount) of a ROTATION track into out[o … o + 7] — the sampler's hot
+ * path, written out in full (a call per key or per field measurably slows sampling). Both keys lie in
+ * coarse interval j (f + 1 may be its right end), so the two coarse keys are read once; two fine keys of a
+ * pair are in the same block (blocks start on a coarse key) and adjacent in the packed data. The same
+ * arithmetic as `decodeRotationKey`.
+ */
+export function decodeRotationPair(out: Float32Array, o: number, track: CompressedTrack, f: number): void {
+  const shift = track.coarseShift;
+  const mask = (1 << shift) - 1;
+  const coarse = track.coarse;
+  const last = track.frameCount - 1;
+  const j = f >>> shift;
+  const r = f & mask;
+  const c = 4 * j;
+  const x0 = coarse[c]!, y0 = coarse[c + 1]!, z0 = coarse[c + 2]!, v0 = coarse[c + 3]!;
+  const x1 = coarse[c + 4]!, y1 = coarse[c + 5]!, z1 = coarse[c + 6]!, v1 = coarse[c + 7]!;
+  const fineNext = r < mask && f + 1 !== last;
+  if (r === 0) {
+    out[o] = x0; out[o + 1] = y0; out[o + 2] = z0; out[o + 3] = v0;
+  }
+  if (!fineNext) {
+    out[o + 4] = x1; out[o + 5] = y1; out[o + 6] = z1; out[o + 7] = v1;
+    if (r === 0) return;
+  }
+  const left = j << shift;
+  const span = left + mask + 1 > last ? last - left : mask + 1;
+  const b = f >>> BLOCK_SHIFT;
+  const s = track.blockStep[b]!;
+  const width = track.blockWidth;
+  const w4 = 4 * b;
+  const w0 = width[w4]!, w1 = width[w4 + 1]!, w2 = width[w4 + 2]!, kb = width[w4 + 3]!;
+  const data = track.data;
+  // The first fine key of the pair, then (if f + 1 is fine too) the next one kb bits on.
+  let k = r === 0 ? f + 1 : f;
+  let bit = track.blockOffset[b]! + fineIndex(k, shift) * kb;
+  let oo = r === 0 ? o + 4 : o;
+  for (;;) {
+    let q0 = 0, q1 = 0, q2 = 0;
+    if (kb > 0 && kb <= 32) {
+      const wi = bit >>> 5;
+      const sh = bit & 31;
+      let v = data[wi]! >>> sh;
+      if (sh + kb > 32) v |= data[wi + 1]! << (32 - sh);
+      if (w0 > 0) q0 = (v << (32 - w0)) >> (32 - w0);
+      v >>>= w0;
+      if (w1 > 0) q1 = (v << (32 - w1)) >> (32 - w1);
+      v >>>= w1;
+      if (w2 > 0) q2 = (v << (32 - w2)) >> (32 - w2);
+    } else if (kb > 32) {
+      q0 = w0 > 0 ? signed(readBits(data, bit, w0), w0) : 0;
+      q1 = w1 > 0 ? signed(readBits(data, bit + w0, w1), w1) : 0;
+      q2 = w2 > 0 ? signed(readBits(data, bit + w0 + w1, w2), w2) : 0;
+    }
+    const t = (k - left) / span;
+    const px = x0 + (x1 - x0) * t, py = y0 + (y1 - y0) * t, pz = z0 + (z1 - z0) * t, pw = v0 + (v1 - v0) * t;
+    // reconstruct(…, rotation = true, …), written out.
+    const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
+    let d = 0;
+    let m = ax;
+    if (ay > m) { m = ay; d = 1; }
+    if (az > m) { m = az; d = 2; }
+    if (aw > m) d = 3;
+    let a: number, bb: number, cc: number, sign: number;
+    if (d === 3) { a = px; bb = py; cc = pz; sign = pw; }
+    else if (d === 2) { a = px; bb = py; cc = pw; sign = pz; }
+    else if (d === 1) { a = px; bb = pz; cc = pw; sign = py; }
+    else { a = py; bb = pz; cc = pw; sign = px; }
+    a += q0 * s;
+    bb += q1 * s;
+    cc += q2 * s;
+    const rest = 1 - a * a - bb * bb - cc * cc;
+    let e = 0;
+    if (rest > 0) {
+      e = sign < 0 ? -Math.sqrt(rest) : Math.sqrt(rest);
+    } else {
+      const len = Math.sqrt(a * a + bb * bb + cc * cc);
+      a /= len;
+      bb /= len;
+      cc /= len;
+    }
+    if (d === 3) { out[oo] = a; out[oo + 1] = bb; out[oo + 2] = cc; out[oo + 3] = e; }
+    else if (d === 2) { out[oo] = a; out[oo + 1] = bb; out[oo + 2] = e; out[oo + 3] = cc; }
+    else if (d === 1) { out[oo] = a; out[oo + 1] = e; out[oo + 2] = bb; out[oo + 3] = cc; }
+    else { out[oo] = e; out[oo + 1] = a; out[oo + 2] = bb; out[oo + 3] = cc; }
+    if (oo !== o || !fineNext) return;
+    k++;
+    bit += kb;
+    oo = o + 4;
+  }
+}
+
+/** `decodeKey` for a RANGE (translation or scale) track (written out like `decodeRotationRun`). */
 export function decodeVectorKey(out: Float32Array, o: number, track: CompressedTrack, f: number): void {
   const shift = track.coarseShift;
   const mask = (1 << shift) - 1;
@@ -458,13 +552,33 @@ export function decodeVectorKey(out: Float32Array, o: number, track: CompressedT
   const left = j << shift;
   const t = left + mask + 1 > last ? r / (last - left) : r / (mask + 1);
   const b = f >>> BLOCK_SHIFT;
-  readFine(track, b, f);
+  const width = track.blockWidth;
+  const w4 = 4 * b;
+  const w0 = width[w4]!, w1 = width[w4 + 1]!, w2 = width[w4 + 2]!, kb = width[w4 + 3]!;
+  const data = track.data;
+  const bit = track.blockOffset[b]! + fineIndex(f, shift) * kb;
+  let q0 = 0, q1 = 0, q2 = 0;
+  if (kb > 0 && kb <= 32) {
+    const wi = bit >>> 5;
+    const sh = bit & 31;
+    let v = data[wi]! >>> sh;
+    if (sh + kb > 32) v |= data[wi + 1]! << (32 - sh);
+    if (w0 > 0) q0 = (v << (32 - w0)) >> (32 - w0);
+    v >>>= w0;
+    if (w1 > 0) q1 = (v << (32 - w1)) >> (32 - w1);
+    v >>>= w1;
+    if (w2 > 0) q2 = (v << (32 - w2)) >> (32 - w2);
+  } else if (kb > 32) {
+    q0 = w0 > 0 ? signed(readBits(data, bit, w0), w0) : 0;
+    q1 = w1 > 0 ? signed(readBits(data, bit + w0, w1), w1) : 0;
+    q2 = w2 > 0 ? signed(readBits(data, bit + w0 + w1, w2), w2) : 0;
+  }
   const s = track.blockStep[b]!;
   const c = 3 * j;
   const x0 = coarse[c]!, y0 = coarse[c + 1]!, z0 = coarse[c + 2]!;
-  out[o] = x0 + (coarse[c + 3]! - x0) * t + fq0 * s;
-  out[o + 1] = y0 + (coarse[c + 4]! - y0) * t + fq1 * s;
-  out[o + 2] = z0 + (coarse[c + 5]! - z0) * t + fq2 * s;
+  out[o] = x0 + (coarse[c + 3]! - x0) * t + q0 * s;
+  out[o + 1] = y0 + (coarse[c + 4]! - y0) * t + q1 * s;
+  out[o + 2] = z0 + (coarse[c + 5]! - z0) * t + q2 * s;
 }
 
 /**

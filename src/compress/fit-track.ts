@@ -1,7 +1,7 @@
 import type { TrackPath } from "../clip/clip.ts";
-import { MAX_FIELD_BITS, wordsFor, writeBits } from "./bit-pack.ts";
+import { expGolombLength, MAX_FIELD_BITS, wordsFor, writeBits, writeExpGolomb, zigzag } from "./bit-pack.ts";
 import {
-  BLOCK_HEADER_BITS, blockCount, coarseCount, coarseFrame, deriveTrack, droppedComponent, isCoarse, KEYS_PER_BLOCK, predictCoarse,
+  blockCount, HEADER_CODE_ORDER, HEADER_WIDTH_ORDER, coarseCount, coarseFrame, deriveTrack, droppedComponent, isCoarse, KEYS_PER_BLOCK, predictCoarse,
   predictFine, reconstruct, reconstructCoarse, STEP_CODE_ONE, stepFor, TrackEncoding, type CompressedTrack,
 } from "./compressed-clip.ts";
 
@@ -268,12 +268,26 @@ export function fineBlockBits(code: TrackCode, b: number): number {
   return n * (code.widths[6 * b]! + code.widths[6 * b + 1]! + code.widths[6 * b + 2]!);
 }
 
+/** Bits of the block headers under `code` (each field coded as the difference from the previous block's). */
+export function headerBits(code: TrackCode): number {
+  const blocks = blockCount(code.target.frameCount);
+  const w = code.widths;
+  let bits = 0;
+  let prev = code.coarseCode;
+  for (let b = 0; b < blocks; b++) {
+    bits += expGolombLength(zigzag(code.fineCodes[b]! - prev), HEADER_CODE_ORDER);
+    prev = code.fineCodes[b]!;
+    for (let i = 0; i < 6; i++) bits += expGolombLength(zigzag(w[6 * b + i]! - (b > 0 ? w[6 * b - 6 + i]! : 0)), HEADER_WIDTH_ORDER);
+  }
+  return bits;
+}
+
 /** Total bits of the track's packed data under `code`. */
 export function codeBits(code: TrackCode): number {
   const F = code.target.frameCount;
   const shift = code.coarseShift;
   const blocks = blockCount(F);
-  let bits = BLOCK_HEADER_BITS * blocks;
+  let bits = headerBits(code);
   const nC = coarseCount(F, shift);
   for (let j = 1; j < nC; j++) {
     const b = coarseFrame(F, shift, j) >>> 4;
@@ -298,12 +312,13 @@ export function assembleTrack(code: TrackCode): CompressedTrack {
   const shift = code.coarseShift;
   const blocks = blockCount(F);
   const data = new Uint32Array(wordsFor(codeBits(code)));
+  let bit = 0;
+  let prev = code.coarseCode;
   for (let b = 0; b < blocks; b++) {
-    const h = BLOCK_HEADER_BITS * b;
-    writeBits(data, h, 8, code.fineCodes[b]!);
-    for (let i = 0; i < 6; i++) writeBits(data, h + 8 + 5 * i, 5, widths[6 * b + i]!);
+    bit = writeExpGolomb(data, bit, zigzag(code.fineCodes[b]! - prev), HEADER_CODE_ORDER);
+    prev = code.fineCodes[b]!;
+    for (let i = 0; i < 6; i++) bit = writeExpGolomb(data, bit, zigzag(widths[6 * b + i]! - (b > 0 ? widths[6 * b - 6 + i]! : 0)), HEADER_WIDTH_ORDER);
   }
-  let bit = BLOCK_HEADER_BITS * blocks;
   const nC = coarseCount(F, shift);
   for (let j = 1; j < nC; j++) {
     const b = coarseFrame(F, shift, j) >>> 4;

@@ -1,6 +1,6 @@
 import { quatInterpolate, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
-import { decodeRotationKey, decodeVectorKey, TrackEncoding, type CompressedClip } from "./compressed-clip.ts";
+import { decodeRotationKey, decodeRotationPair, decodeVectorKey, TrackEncoding, type CompressedClip } from "./compressed-clip.ts";
 
 /**
  * Per-playback state for sampling one compressed clip: the grid frame sampled last and, per track, the
@@ -90,8 +90,7 @@ export function sampleCompressedClip(
       else decodeVectorKey(cache, c + 4, track, f + 1);
     } else if (move === 2) {
       if (rotation) {
-        decodeRotationKey(cache, c, track, f);
-        decodeRotationKey(cache, c + 4, track, f + 1);
+        decodeRotationPair(cache, c, track, f);
       } else {
         decodeVectorKey(cache, c, track, f);
         decodeVectorKey(cache, c + 4, track, f + 1);

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { readBits, writeBits } from "../../src/compress/bit-pack.ts";
+import { expGolombLength, readBits, readExpGolomb, unzigzag, writeBits, writeExpGolomb, zigzag } from "../../src/compress/bit-pack.ts";
 import {
-  coarseCount, coarseFrame, decodeKey, deriveTrack, droppedComponent, fineCount, fineIndex, isCoarse, KEYS_PER_BLOCK, readSigned, reconstruct, stepFor,
+  coarseCount, coarseFrame, decodeKey, decodeRotationPair, deriveTrack, droppedComponent, fineCount, fineIndex, isCoarse, KEYS_PER_BLOCK, readSigned, reconstruct, stepFor,
   STEP_CODE_ONE, TrackEncoding,
 } from "../../src/compress/compressed-clip.ts";
 import { fitTrack, type FitTarget } from "../../src/compress/fit-track.ts";
@@ -155,12 +155,59 @@ test("encoder and decoder agree bit for bit: decodeKey of the packed track gives
   }
 });
 
-test("deriveTrack refuses data shorter than its headers describe, and widths over 24 bits", () => {
+test("decodeRotationPair (the sampler's path) gives exactly decodeKey's keys f and f + 1 at every frame", () => {
+  for (const F of [2, 3, 5, 17, 33, 64, 65, 200]) {
+    for (const coarseShift of [0, 1, 2, 3, 4]) {
+      const { track } = fitTrack(target("rotation", F, F * 7 + coarseShift), { tolerance: 1e-4, fixedStep: 0, coarseShift });
+      assert.ok(track);
+      const pair = new Float32Array(8);
+      const one = new Float32Array(8);
+      for (let f = 0; f + 1 < F; f++) {
+        decodeRotationPair(pair, 0, track, f);
+        decodeKey(one, 0, track, f);
+        decodeKey(one, 4, track, f + 1);
+        assert.deepEqual(pair, one, `F=${F} shift=${coarseShift} f=${f}`);
+      }
+    }
+  }
+});
+
+test("deriveTrack refuses data shorter than its headers describe, damaged header codes and widths over 24 bits", () => {
   const { track } = fitTrack(target("rotation", 100, 1), { tolerance: 1e-4, fixedStep: 0, coarseShift: 2 });
   assert.ok(track);
-  assert.equal(deriveTrack(track.encoding, 100, 2, track.coarseCode, track.params, track.data.subarray(0, track.data.length - 2)), undefined);
-  const bad = Uint32Array.from(track.data);
-  writeBits(bad, 8, 5, 0);
-  bad[0] = (bad[0]! | (31 << 8)) >>> 0; // first fine width = 31
-  assert.equal(deriveTrack(track.encoding, 100, 2, track.coarseCode, track.params, bad), undefined);
+  const derive = (data: Uint32Array) => deriveTrack(track.encoding, 100, 2, track.coarseCode, track.params, data);
+  assert.ok(derive(track.data));
+  assert.equal(derive(track.data.subarray(0, track.data.length - 2)), undefined);
+  // All zeros: the first Exp-Golomb prefix never ends.
+  assert.equal(derive(new Uint32Array(track.data.length)), undefined);
+  // A first block whose fine width is 0 + 25: code difference 0 (order 2: "1" + 2 bits), then zigzag(25) = 50
+  // in order 0: 5 zeros, a one, the low 5 bits of 51.
+  const bad = new Uint32Array(track.data.length);
+  writeExpGolomb(bad, writeExpGolomb(bad, 0, 0, 2), zigzag(25), 0);
+  assert.equal(derive(bad), undefined);
+});
+
+test("Exp-Golomb codes round-trip and have the stated lengths; zigzag maps signed onto unsigned", () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.integer({ min: -5000, max: 5000 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 30 }), (values) => {
+      const data = new Uint32Array(64);
+      let bit = 0;
+      for (const [v, k] of values) {
+        const start = bit;
+        bit = writeExpGolomb(data, bit, zigzag(v), k);
+        assert.equal(bit - start, expGolombLength(zigzag(v), k));
+      }
+      const read = { value: 0, bit: 0 };
+      let at = 0;
+      for (const [v, k] of values) {
+        readExpGolomb(data, at, k, bit, read);
+        assert.equal(unzigzag(read.value), v);
+        at = read.bit;
+      }
+      assert.equal(at, bit);
+    }),
+  );
+  assert.deepEqual([0, -1, 1, -2, 2].map(zigzag), [0, 1, 2, 3, 4]);
+  assert.equal(expGolombLength(0, 0), 1);
+  assert.equal(expGolombLength(0, 2), 3);
 });
