@@ -2,7 +2,7 @@
 // process (docs/performance.md describes the method). Prints a markdown table, then one JSON line.
 import { cpus } from "node:os";
 import { step } from "../src/graph/step.ts";
-import { createCrowd, createCrowdWorkers, evaluateCrowd, type Crowd } from "../src/crowd/index.ts";
+import { createCrowd, createCrowdWorkers, evaluateCrowd, loadCrowdKernelSync, type Crowd, type CrowdKernel } from "../src/crowd/index.ts";
 import type { CompiledGraph } from "../src/graph/compiled-graph.ts";
 import { compressClip } from "../src/compress/compress-clip.ts";
 import { loadBvh } from "../src/io/bvh/index.ts";
@@ -36,8 +36,11 @@ function offsets(n: number, seed: number): Float64Array {
   return out;
 }
 
-function staggered(graph: CompiledGraph, n: number, offs: Float64Array | null, share: boolean): Crowd {
-  const crowd = createCrowd(graph, n, { share });
+/** The WebAssembly SIMD kernel: the headline path (the JS path is measured as a variant). */
+const kernel = loadCrowdKernelSync();
+
+function staggered(graph: CompiledGraph, n: number, offs: Float64Array | null, share: boolean, withKernel: CrowdKernel | null = kernel): Crowd {
+  const crowd = createCrowd(graph, n, withKernel ? { kernel: withKernel } : { share });
   if (offs) for (let i = 0; i < n; i++) step(graph, crowd.instances[i]!, offs[i]!);
   evaluateCrowd(crowd, 0);
   return crowd;
@@ -77,6 +80,9 @@ async function compare(w: Workload, n: number): Promise<Compared> {
   const three = retainedBytes(() => createThreeCrowd(w, n, offs));
   const graph = benchGraph(w, CROWD_OPTIONS);
   const ag = retainedBytes(() => staggered(graph, n, offs, true));
+  // The kernel's memory (a WebAssembly.Memory, outside the JS heap and its ArrayBuffer count) holds
+  // the crowd's poses and matrices and the packed clips: counted in full.
+  const agBytes = ag.bytes + (ag.value.wasm ? ag.value.wasm.memory.buffer.byteLength : 0);
   const threeFrame = (): void => stepThreeCrowd(three.value, DT);
   const agFrame = (): void => evaluateCrowd(ag.value, DT);
   const frames = framesFor(n, w.jointCount);
@@ -100,7 +106,7 @@ async function compare(w: Workload, n: number): Promise<Compared> {
   const allocFrames = Math.max(2, Math.min(quick ? 2 : 20, frames));
   const row: Row = {
     workload: w.name, joints: w.jointCount, n, threeMs, agMs, threeNs: per(threeMs), agNs: per(agMs), speedup: threeMs / agMs,
-    threeBytesPerChar: three.bytes / n, agBytesPerChar: ag.bytes / n,
+    threeBytesPerChar: three.bytes / n, agBytesPerChar: agBytes / n,
     threeAllocPerFrame: await allocatedBytesPerFrame(threeFrame, allocFrames, quick ? 2 : 5),
     agAllocPerFrame: await allocatedBytesPerFrame(agFrame, allocFrames, quick ? 2 : 5),
   };
@@ -169,26 +175,28 @@ async function main(): Promise<void> {
   // Variants on the headline workload (synthetic-64, N = 1,000), alternating rounds again.
   const N = 1000;
   const { graph, crowd: stag, three: threeCrowd, offsets: offs } = headline!;
-  const inPhase = staggered(graph, N, null, true);
+  const jsPath = staggered(graph, N, offs, true, null);
+  const inPhase = staggered(graph, N, null, true, null);
   const quantised = createCrowd(graph, N, { timeQuantum: 1 / 60 });
   evaluateCrowd(quantised, 0);
   for (let i = 0; i < N; i++) step(graph, quantised.instances[i]!, offs[i]!);
   const recipe = { module: new URL("./graph-factory.ts", import.meta.url).href, exportName: "synthBenchGraph" };
-  const w1 = await createCrowdWorkers(recipe, N, { workers: 1, startTimes: offs });
-  const w2 = await createCrowdWorkers(recipe, N, { workers: 2, startTimes: offs });
+  const w1 = await createCrowdWorkers(recipe, N, { workers: 1, startTimes: offs, kernel: true });
+  const w2 = await createCrowdWorkers(recipe, N, { workers: 2, startTimes: offs, kernel: true });
   const variants: [string, () => void][] = [
     ["three.js AnimationMixer (same rounds)", () => stepThreeCrowd(threeCrowd, DT)],
-    ["in-thread, out of phase", () => evaluateCrowd(stag, DT)],
-    ["in-thread, in phase (shared sampling hits)", () => evaluateCrowd(inPhase, DT)],
-    ["in-thread, out of phase, quantised sharing q = 1/60 s", () => evaluateCrowd(quantised, DT)],
-    ["1 worker thread, out of phase", () => w1.evaluate(DT)],
-    ["2 worker threads, out of phase", () => w2.evaluate(DT)],
+    ["WebAssembly SIMD kernel, in-thread, out of phase (headline)", () => evaluateCrowd(stag, DT)],
+    ["JS path, in-thread, out of phase", () => evaluateCrowd(jsPath, DT)],
+    ["JS path, in phase (shared sampling hits)", () => evaluateCrowd(inPhase, DT)],
+    ["JS path, out of phase, quantised sharing q = 1/60 s", () => evaluateCrowd(quantised, DT)],
+    ["kernel, 1 worker thread, out of phase", () => w1.evaluate(DT)],
+    ["kernel, 2 worker threads, out of phase", () => w2.evaluate(DT)],
   ];
   const frames = quick ? 2 : framesFor(N, synth.jointCount);
   const times = variants.map(() => [] as number[]);
   for (const [, f] of variants) timeFrames(f, 2);
   for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? [0, 1, 2, 3, 4, 5] : [5, 4, 3, 2, 1, 0];
+    const order = r % 2 === 0 ? [0, 1, 2, 3, 4, 5, 6] : [6, 5, 4, 3, 2, 1, 0];
     for (const v of order) times[v]!.push(timeFrames(variants[v]![1], frames));
   }
   await w1.terminate();
@@ -204,7 +212,7 @@ async function main(): Promise<void> {
     out.push(`| ${name} | ${f2(ms)} | ${f1((ms * 1e6) / (N * synth.jointCount * L))} | ${f1(vMs[0]! / ms)}× |`);
   });
   out.push("");
-  out.push(`worker speed-up: 2 workers vs 1 = ${f2(vMs[4]! / vMs[5]!)}×; 2 workers vs in-thread = ${f2(vMs[1]! / vMs[5]!)}×`);
+  out.push(`kernel vs JS path: ${f2(vMs[2]! / vMs[1]!)}×; worker speed-up: 2 workers vs 1 = ${f2(vMs[5]! / vMs[6]!)}×; 2 workers vs in-thread = ${f2(vMs[1]! / vMs[6]!)}×`);
   out.push("");
   out.push(`bandwidth limit: ${f1(head.agNs)} ns per joint-clip = ${f1(head.agNs / BANDWIDTH_NS)} × the ~${BANDWIDTH_NS} ns physical limit (28 GB/s, ~100 B per joint-clip)`);
   out.push(`compression: ${compression.ratio === null ? "n/a" : `${f2(compression.ratio)}:1, max error ${compression.maxErrorMm!.toFixed(4)} mm`} (${compression.note})`);
@@ -217,10 +225,12 @@ async function main(): Promise<void> {
     bytesPerCharacter: Math.round(rows.find((r) => r.workload === robot.name && r.n === 1000)!.agBytesPerChar),
     allocBytesPerFrame: Math.round(head.agAllocPerFrame),
     threeAllocBytesPerFrame: Math.round(head.threeAllocPerFrame),
-    twoWorkerSpeedup: Number((vMs[4]! / vMs[5]!).toFixed(2)),
-    speedupInPhaseShared: Number((vMs[0]! / vMs[2]!).toFixed(2)),
-    speedupQuantised: Number((vMs[0]! / vMs[3]!).toFixed(2)),
-    speedupTwoWorkers: Number((vMs[0]! / vMs[5]!).toFixed(2)),
+    speedupJsPath: Number((vMs[0]! / vMs[2]!).toFixed(2)),
+    kernelVsJsPath: Number((vMs[2]! / vMs[1]!).toFixed(2)),
+    twoWorkerSpeedup: Number((vMs[5]! / vMs[6]!).toFixed(2)),
+    speedupInPhaseShared: Number((vMs[0]! / vMs[3]!).toFixed(2)),
+    speedupQuantised: Number((vMs[0]! / vMs[4]!).toFixed(2)),
+    speedupTwoWorkers: Number((vMs[0]! / vMs[6]!).toFixed(2)),
     compressionRatio: compression.ratio === null ? null : Number(compression.ratio.toFixed(2)),
     maxErrorMm: compression.maxErrorMm === null ? null : Number(compression.maxErrorMm.toFixed(4)),
     compressionNote: compression.note,

@@ -5,12 +5,14 @@ import { step } from "../graph/step.ts";
 import { createCrowd } from "./crowd.ts";
 import { buildGraph, type GraphRecipe } from "./crowd-workers.ts";
 import { evaluateCrowd } from "./evaluate-crowd.ts";
+import { loadCrowdKernelSync } from "./wasm/kernel.ts";
 
 interface WorkerInput {
   readonly recipe: GraphRecipe;
   readonly first: number;
   readonly count: number;
   readonly share: boolean;
+  readonly kernel: boolean;
   readonly startTimes: Float64Array | null;
   readonly pose: SharedArrayBuffer;
   readonly model: SharedArrayBuffer;
@@ -26,6 +28,7 @@ try {
   const graph = await buildGraph(input.recipe);
   const crowd = createCrowd(graph, input.count, {
     share: input.share,
+    ...(input.kernel ? { kernel: loadCrowdKernelSync() } : {}),
     buffers: { pose: input.pose, model: input.model, frozen: input.frozen, first: input.first },
   });
   const nParams = graph.params.length;

@@ -23,6 +23,11 @@ export interface CrowdWorkersOptions {
   readonly share?: boolean;
   /** Per character: seconds to step it by once at creation (desynchronised starts). */
   readonly startTimes?: Float64Array;
+  /**
+   * Each worker evaluates with the WebAssembly SIMD kernel (see CrowdOptions.kernel) in its own
+   * memory and copies its characters' poses and matrices into the shared buffers. Default false.
+   */
+  readonly kernel?: boolean;
 }
 
 /**
@@ -95,7 +100,7 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
     const worker = new Worker(fromSource ? entry : url, {
       eval: fromSource,
       workerData: {
-        recipe, first, count: last - first, share: options.share !== false,
+        recipe, first, count: last - first, share: options.share !== false, kernel: options.kernel === true,
         startTimes: options.startTimes ? options.startTimes.slice(first, last) : null,
         pose, model, frozen, params, control,
       },

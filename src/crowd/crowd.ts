@@ -1,12 +1,12 @@
 import type { CompiledGraph } from "../graph/compiled-graph.ts";
 import { createInstance, type GraphInstance, type MachineInstance } from "../graph/graph-instance.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
+import { poseStride, poseView } from "./crowd-layout.ts";
 import { createSampleCache, type SampleCache } from "./sample-cache.ts";
+import type { CrowdKernel } from "./wasm/kernel.ts";
+import { createWasmCrowd, type WasmCrowd } from "./wasm/wasm-crowd.ts";
 
-/** Floats one character's local pose takes in `Crowd.poseBuffer`: t (3J), r (4J), s (3J). */
-export function poseStride(jointCount: number): number {
-  return 10 * jointCount;
-}
+export { poseStride, poseView } from "./crowd-layout.ts";
 
 export interface CrowdOptions {
   /**
@@ -39,6 +39,14 @@ export interface CrowdOptions {
   readonly shareCursors?: boolean;
   /** Transform above every character's skeleton roots (column-major mat4), as for `localToModel`. */
   readonly root?: Float32Array;
+  /**
+   * Evaluate with the WebAssembly SIMD kernel (`loadCrowdKernel()` / `loadCrowdKernelSync()`): the
+   * graph logic stays in JS, sampling, blending and model-space transforms run in the kernel, within
+   * float32 rounding of the JS path (test/crowd/wasm-crowd.test.ts measures it). The crowd's buffers
+   * then live in the kernel's memory. With `buffers` (worker threads), the kernel's results are copied
+   * into them after each evaluation. Shared sampling (`share`) applies to the JS path only.
+   */
+  readonly kernel?: CrowdKernel;
 }
 
 /**
@@ -68,17 +76,10 @@ export interface Crowd {
   readonly matrices: readonly Float32Array[];
   /** The crowd's sampler: the shared-sampling cache (or a plain sampler when `share` is false). */
   readonly cache: SampleCache;
-}
-
-/** A Pose whose t, r and s are views into `buf` starting at float `offset`. */
-export function poseView(buf: Float32Array, offset: number, jointCount: number): Pose {
-  const J = jointCount;
-  return {
-    jointCount: J,
-    t: buf.subarray(offset, offset + 3 * J),
-    r: buf.subarray(offset + 3 * J, offset + 7 * J),
-    s: buf.subarray(offset + 7 * J, offset + 10 * J),
-  };
+  /** The kernel side when created with `kernel`, else null. */
+  readonly wasm: WasmCrowd | null;
+  /** With `kernel` and `buffers`: the caller's pose and model views the results are copied into. */
+  readonly mirror: { readonly pose: Float32Array; readonly model: Float32Array } | null;
 }
 
 function copyRest(view: Pose, rest: Pose): void {
@@ -120,9 +121,15 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   const P = poseStride(J);
   const b = options.buffers;
   const first = b ? b.first : 0;
-  const poseBuffer = b ? new Float32Array(b.pose, 4 * first * P, count * P) : new Float32Array(count * P);
-  const model = b ? new Float32Array(b.model, 4 * first * 16 * J, count * 16 * J) : new Float32Array(count * 16 * J);
-  const frozenBuffer = b ? new Float32Array(b.frozen, 4 * first * P * M, count * P * M) : new Float32Array(count * P * M);
+  const external = b
+    ? { pose: new Float32Array(b.pose, 4 * first * P, count * P), model: new Float32Array(b.model, 4 * first * 16 * J, count * 16 * J) }
+    : null;
+  const kernelSide = options.kernel ? createWasmCrowd(options.kernel, graph, count, options.root) : null;
+  const poseBuffer = kernelSide ? kernelSide.poseBuffer : external ? external.pose : new Float32Array(count * P);
+  const model = kernelSide ? kernelSide.model : external ? external.model : new Float32Array(count * 16 * J);
+  const frozenBuffer = kernelSide
+    ? kernelSide.frozenBuffer
+    : b ? new Float32Array(b.frozen, 4 * first * P * M, count * P * M) : new Float32Array(count * P * M);
   const rest = graph.skeleton.rest;
   const pool: Pose[] = [];
   for (let i = 0; i < 4 + 2 * M; i++) pool.push(createPose(J));
@@ -145,5 +152,8 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
     matrices.push(model.subarray(16 * J * i, 16 * J * (i + 1)));
     instances.push(rebind(createInstance(graph), pose, frozenOf, pool, layerPose, cache, cursors));
   }
-  return { graph, count, jointCount: J, instances, poseBuffer, poses, model, matrices, frozenBuffer, root: options.root, cache };
+  return {
+    graph, count, jointCount: J, instances, poseBuffer, poses, model, matrices, frozenBuffer, root: options.root, cache,
+    wasm: kernelSide ? kernelSide.wasm : null, mirror: kernelSide ? external : null,
+  };
 }

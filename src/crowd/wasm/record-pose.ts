@@ -1,0 +1,157 @@
+// Records a character's layered pose as kernel commands. The walk is step.ts's evaluatePose /
+// evaluateMachine / evaluateState, operation for operation (same order, weights and fallbacks), with
+// poses replaced by kernel slots: the kernel then does the sampling, blending and model-space work.
+import { sampleClip } from "../../clip/sample-clip.ts";
+import { wrapTime } from "../../clip/wrap-time.ts";
+import type { CompiledState } from "../../graph/compiled-graph.ts";
+import type { GraphInstance, MachineInstance } from "../../graph/graph-instance.ts";
+import { isProceduralClip, type MotionSource } from "../../graph/motion-source.ts";
+import { layerWeight } from "../../graph/step.ts";
+import { stripRootMotion } from "../../root-motion/root-motion.ts";
+import { childWeights } from "../../state-machine/state-clock.ts";
+import { COMMAND_CAPACITY, OP, STAGING_CAPACITY, type WasmCrowd } from "./wasm-crowd.ts";
+
+/** Runs the recorded batch and starts a new one. Slots keep their contents across batches. */
+export function flush(w: WasmCrowd): void {
+  if (w.count === 0) return;
+  w.i32[(w.commandsAt >> 2) + 8 * w.count] = OP.end;
+  w.exports.run(w.commandsAt);
+  w.count = 0;
+  w.stagingTop = 0;
+}
+
+// Doubles never cross a call here: V8 boxes a double argument or return value into a new heap number
+// whenever it does not inline the call, and this runs per character per frame. Times and weights go
+// through `x` (one float64 of scratch) or straight into the command's float64 field, whose index
+// `emit` returns.
+const x = new Float64Array(1);
+
+/** Appends a command (its float64 operand zeroed) and returns the float64 index of that operand. */
+function emit(w: WasmCrowd, op: number, a: number, b: number, c: number, d: number, e: number): number {
+  if (w.count === COMMAND_CAPACITY - 1) flush(w);
+  const o = (w.commandsAt >> 2) + 8 * w.count++;
+  const i32 = w.i32;
+  i32[o] = op; i32[o + 1] = a; i32[o + 2] = b; i32[o + 3] = c; i32[o + 4] = d; i32[o + 5] = e;
+  const f = (o >> 1) + 3;
+  w.f64[f] = 0;
+  return f;
+}
+
+function acquire(w: WasmCrowd): number {
+  if (w.slotTop === w.slotCount) throw new Error("wasm crowd: pose slots exhausted (nesting deeper than planned)");
+  return w.slotBase + w.slotStride * w.slotTop++;
+}
+
+function release(w: WasmCrowd): void {
+  w.slotTop--;
+}
+
+/** A motion the kernel does not sample (procedural, STEP/CUBICSPLINE): JS samples it into staging. */
+function stage(w: WasmCrowd, inst: GraphInstance, dst: number, src: MotionSource, mi: MachineInstance, s: number, c: number): void {
+  const time = x[0]!;
+  if (w.stagingTop === STAGING_CAPACITY) flush(w);
+  const pose = w.staging[w.stagingTop++]!;
+  if (isProceduralClip(src)) {
+    src.sample(pose, time);
+  } else {
+    sampleClip(pose, src, time, mi.cursors[s]![c]!, inst.graph.options.quatMode);
+    const extractor = inst.graph.rootExtractors.get(src);
+    if (extractor) stripRootMotion(pose, extractor);
+  }
+  emit(w, OP.load, dst, pose.t.byteOffset, 0, 0, 0);
+}
+
+/** Samples child c of state s at time x[0]. */
+function sampleSource(w: WasmCrowd, inst: GraphInstance, dst: number, src: MotionSource, mi: MachineInstance, s: number, c: number): void {
+  const id = mi.machine.id;
+  const header = w.sourceHeader[id]![s]![c]!;
+  if (header < 0) {
+    stage(w, inst, dst, src, mi, s, c);
+    return;
+  }
+  w.f64[emit(w, OP.sample, dst, header, w.rotMode, 0, 0)] = x[0]!;
+  const strip = w.sourceStrip[id]![s]![c]!;
+  if (strip !== 0) emit(w, OP.strip, dst, strip, 0, 0, 0);
+}
+
+/** Local playback time of a child (step.ts's childTime), into x[0]. */
+function childTime(mi: MachineInstance, st: CompiledState, s: number, src: MotionSource, sync: boolean): void {
+  const dur = src.duration;
+  x[0] = dur === Infinity ? mi.stateTime[s]! : wrapTime(sync ? mi.statePhase[s]! * dur : mi.stateTime[s]!, dur, st.loop);
+}
+
+function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, s: number, out: number): void {
+  const st = mi.machine.states[s]!;
+  const m = st.motion;
+  if (m.kind === "clip") {
+    childTime(mi, st, s, m.source, false);
+    sampleSource(w, inst, out, m.source, mi, s, 0);
+    return;
+  }
+  if (m.kind === "machine") {
+    recordMachine(w, inst, mi.nested[s]!, out);
+    return;
+  }
+  const weights = childWeights(inst, mi, s);
+  let acc = 0;
+  for (let c = 0; c < m.sources.length; c++) {
+    const wc = weights[c]!;
+    if (!(wc > 0)) continue;
+    const src = m.sources[c]!;
+    childTime(mi, st, s, src, m.sync);
+    if (acc === 0) {
+      sampleSource(w, inst, out, src, mi, s, c);
+      acc = wc;
+    } else {
+      const tmp = acquire(w);
+      sampleSource(w, inst, tmp, src, mi, s, c);
+      acc += wc;
+      w.f64[emit(w, OP.blend, out, out, tmp, w.rotMode, 0)] = wc / acc;
+      release(w);
+    }
+  }
+  if (acc === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
+}
+
+function recordMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
+  if (mi.depth === 0) {
+    recordState(w, inst, mi, mi.current, out);
+    return;
+  }
+  if (mi.source >= 0) recordState(w, inst, mi, mi.source, out);
+  else emit(w, OP.load, out, mi.frozen.t.byteOffset, 0, 0, 0);
+  for (let i = 0; i < mi.depth; i++) {
+    const e = mi.stack[i]!;
+    const tmp = acquire(w);
+    recordState(w, inst, mi, e.to, tmp);
+    w.f64[emit(w, OP.blend, out, out, tmp, w.rotMode, 0)] = e.weight;
+    release(w);
+  }
+}
+
+/**
+ * Records character `index`'s layered pose (as `evaluatePose`) followed by its output: the local pose
+ * into the crowd's pose buffer and the model-space matrices into its model buffer. Requires the
+ * instance's `frozen` poses to live in the kernel's memory (createCrowd with a kernel does that).
+ */
+export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number): void {
+  const graph = inst.graph;
+  w.slotTop = 0;
+  const out = acquire(w);
+  const layerSlot = acquire(w);
+  for (let li = 0; li < inst.layers.length; li++) {
+    const layer = graph.layers[li]!;
+    const mi = inst.layers[li]!;
+    const weight = layerWeight(inst, li);
+    if (li === 0 && layer.mode === "override" && weight >= 1 && layer.mask === null) {
+      recordMachine(w, inst, mi, out);
+      continue;
+    }
+    if (li === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
+    if (!(weight > 0)) continue;
+    recordMachine(w, inst, mi, layerSlot);
+    w.f64[emit(w, OP.layer, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
+  }
+  const J = w.jointCount;
+  emit(w, OP.output, out, w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
+}
