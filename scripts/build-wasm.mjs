@@ -5,7 +5,10 @@
 //   node scripts/build-wasm.mjs          write the module
 //   node scripts/build-wasm.mjs --print  print the base64 only (used by that test)
 import asc from "assemblyscript/asc";
+import { Buffer } from "node:buffer";
+import { readFile } from "node:fs/promises";
 import { writeFileSync, renameSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 export const ASC_ARGS = [
@@ -18,9 +21,8 @@ export async function compileKernel() {
   const errors = [];
   const { error } = await asc.main(ASC_ARGS, {
     readFile: async (name, baseDir) => {
-      const { readFile } = await import("node:fs/promises");
       try {
-        return await readFile(new URL(name, new URL(`file://${baseDir.startsWith("/") ? "" : root}${baseDir}/`)), "utf8");
+        return await readFile(isAbsolute(baseDir) ? join(baseDir, name) : join(root, baseDir, name), "utf8");
       } catch {
         return null;
       }
