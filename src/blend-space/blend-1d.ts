@@ -27,6 +27,17 @@ function checkSizes(out: WeightArray, positions: ArrayLike<number>, what: string
  * (NaN never reaches a pose). Writes `positions.length` weights into `out` and returns it.
  */
 export function blend1DLinearWeights<T extends WeightArray>(out: T, positions: ArrayLike<number>, p: number): T {
+  arg[0] = p;
+  return blend1DLinearWeightsAt(out, positions, arg, 0);
+}
+const arg = new Float64Array(1);
+
+/**
+ * `blend1DLinearWeights` at p = values[slot] (a parameter slot): the per-frame form, since a double passed
+ * to a call V8 does not inline is a heap allocation (src/math/quat.ts explains).
+ */
+export function blend1DLinearWeightsAt<T extends WeightArray>(out: T, positions: ArrayLike<number>, values: Float64Array, slot: number): T {
+  const p = values[slot]!;
   checkSizes(out, positions, "blend1DLinearWeights");
   const n = positions.length;
   let below = -1; // index of the largest anchor ≤ p
@@ -67,6 +78,13 @@ export function blend1DLinearWeights<T extends WeightArray>(out: T, positions: A
  * A non-finite `p` gives equal weights 1/n. Writes `positions.length` weights into `out` and returns it.
  */
 export function blend1DInverseDistanceWeights<T extends WeightArray>(out: T, positions: ArrayLike<number>, p: number): T {
+  arg[0] = p;
+  return blend1DInverseDistanceWeightsAt(out, positions, arg, 0);
+}
+
+/** `blend1DInverseDistanceWeights` at p = values[slot] (the per-frame form, as `blend1DLinearWeightsAt`). */
+export function blend1DInverseDistanceWeightsAt<T extends WeightArray>(out: T, positions: ArrayLike<number>, values: Float64Array, slot: number): T {
+  const p = values[slot]!;
   checkSizes(out, positions, "blend1DInverseDistanceWeights");
   const n = positions.length;
   if (!Number.isFinite(p)) {

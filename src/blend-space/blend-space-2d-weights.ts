@@ -24,6 +24,18 @@ const INSIDE_EPSILON = 1e-12;
  * `out` must not alias the compiled arrays.
  */
 export function blendSpace2DWeights<T extends WeightArray>(out: T, compiled: CompiledBlendSpace2D, x: number, y: number): T {
+  args[0] = x;
+  args[1] = y;
+  return blendSpace2DWeightsAt(out, compiled, args, 0, 1);
+}
+const args = new Float64Array(2);
+
+/**
+ * `blendSpace2DWeights` at x = values[xi], y = values[yi] (parameter slots): the per-frame form, since
+ * a double passed to a call V8 does not inline is a heap allocation (src/math/quat.ts explains).
+ */
+export function blendSpace2DWeightsAt<T extends WeightArray>(out: T, compiled: CompiledBlendSpace2D, values: Float64Array, xi: number, yi: number): T {
+  const x = values[xi]!, y = values[yi]!;
   const n = compiled.sampleCount;
   if (out.length < n) throw new RangeError(`blendSpace2DWeights: out holds ${out.length} weights, need ${n}`);
   out.fill(0, 0, n);

@@ -12,23 +12,30 @@ export interface BlendGrid {
 }
 
 /**
- * The cell of a strictly increasing axis that holds `v` after clamping: the index `i` of its left edge,
- * 0 ≤ i ≤ n − 2 (0 for a one-position axis). O(n) scan: grids are small.
+ * The cell of a strictly increasing axis that holds v = values[vi] after clamping: the index `i` of its
+ * left edge, 0 ≤ i ≤ n − 2 (0 for a one-position axis). O(n) scan: grids are small.
  */
-function cellOf(axis: ArrayLike<number>, v: number): number {
+function cellOf(axis: ArrayLike<number>, values: Float64Array, vi: number): number {
+  const v = values[vi]!;
   const last = axis.length - 2;
   let i = 0;
   while (i < last && v >= axis[i + 1]!) i++;
   return i;
 }
 
-/** Position of clamped `v` inside cell `i` of `axis`, in [0, 1]; 0 for a one-position axis or NaN. */
-function fractionIn(axis: ArrayLike<number>, i: number, v: number): number {
-  if (axis.length < 2) return 0;
+/**
+ * Writes to out[o] the position of clamped v = values[vi] inside cell `i` of `axis`, in [0, 1]; 0 for
+ * a one-position axis or NaN.
+ */
+function fractionIn(out: Float64Array, o: number, axis: ArrayLike<number>, i: number, values: Float64Array, vi: number): void {
+  if (axis.length < 2) {
+    out[o] = 0;
+    return;
+  }
   const a = axis[i]!;
   const b = axis[i + 1]!;
-  const t = (v - a) / (b - a);
-  return t > 0 ? (t < 1 ? t : 1) : 0; // also maps NaN to 0
+  const t = (values[vi]! - a) / (b - a);
+  out[o] = t > 0 ? (t < 1 ? t : 1) : 0; // also maps NaN to 0
 }
 
 /**
@@ -43,15 +50,30 @@ function fractionIn(axis: ArrayLike<number>, i: number, v: number): number {
  * `src/blend-check/bilinear-permille.ts`.
  */
 export function gridBlendWeights<T extends WeightArray>(out: T, grid: BlendGrid, x: number, y: number): T {
+  args[0] = x;
+  args[1] = y;
+  return gridBlendWeightsAt(out, grid, args, 0, 1);
+}
+const args = new Float64Array(2);
+/** u and v of the cell: doubles stay in memory between the helpers (src/math/quat.ts explains why). */
+const uv = new Float64Array(2);
+
+/**
+ * `gridBlendWeights` at x = values[xi], y = values[yi] (parameter slots): the per-frame form, since a
+ * double passed to or returned from a call V8 does not inline is a heap allocation.
+ */
+export function gridBlendWeightsAt<T extends WeightArray>(out: T, grid: BlendGrid, values: Float64Array, xi: number, yi: number): T {
   const nx = grid.xs.length;
   const ny = grid.ys.length;
   if (nx === 0 || ny === 0) throw new RangeError("gridBlendWeights: a grid needs at least one column and one row");
   if (out.length < nx * ny) throw new RangeError(`gridBlendWeights: out holds ${out.length} weights, need ${nx * ny}`);
   out.fill(0, 0, nx * ny);
-  const i = cellOf(grid.xs, x);
-  const j = cellOf(grid.ys, y);
-  const u = fractionIn(grid.xs, i, x);
-  const v = fractionIn(grid.ys, j, y);
+  const i = cellOf(grid.xs, values, xi);
+  const j = cellOf(grid.ys, values, yi);
+  fractionIn(uv, 0, grid.xs, i, values, xi);
+  fractionIn(uv, 1, grid.ys, j, values, yi);
+  const u = uv[0]!;
+  const v = uv[1]!;
   const i1 = nx > 1 ? i + 1 : i;
   const j1 = ny > 1 ? j + 1 : j;
   // Accumulate (+=) so one-position axes, where i1 === i, still sum to 1.

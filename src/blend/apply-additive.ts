@@ -1,9 +1,12 @@
-import { quatInterpolate, quatMultiply, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, quatMultiply, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { BoneMask } from "./bone-mask.ts";
 
 const IDENTITY = new Float64Array([0, 0, 0, 1]);
 const scratch = new Float64Array(4);
+const arg = new Float64Array(1);
+/** Each joint's weight, handed to quatInterpolateAt in memory (src/math/quat.ts explains why). */
+const jointWeight = new Float64Array(1);
 
 /**
  * Adds a delta pose (sampled from a `makeAdditiveClip` clip) onto `base` with strength w_j = weight ·
@@ -21,6 +24,21 @@ export function applyAdditive(
   mask?: BoneMask,
   rotation: QuatInterpolation = "slerp",
 ): Pose {
+  arg[0] = weight;
+  return applyAdditiveAt(out, base, additive, arg, 0, mask, rotation);
+}
+
+/** `applyAdditive` with weight = ws[wi]: the per-frame form (no double crosses a call; see src/math/quat.ts). */
+export function applyAdditiveAt(
+  out: Pose,
+  base: Pose,
+  additive: Pose,
+  ws: Float64Array,
+  wi: number,
+  mask?: BoneMask,
+  rotation: QuatInterpolation = "slerp",
+): Pose {
+  const weight = ws[wi]!;
   const J = out.jointCount;
   for (let j = 0; j < J; j++) {
     const w = mask ? weight * mask[j]! : weight;
@@ -42,7 +60,8 @@ export function applyAdditive(
     if (w === 1) {
       quatMultiply(out.r, j4, base.r, j4, additive.r, j4);
     } else {
-      quatInterpolate(rotation, scratch, 0, IDENTITY, 0, additive.r, j4, w);
+      jointWeight[0] = w;
+      quatInterpolateAt(rotation, scratch, 0, IDENTITY, 0, additive.r, j4, jointWeight, 0);
       quatMultiply(out.r, j4, base.r, j4, scratch, 0);
     }
   }

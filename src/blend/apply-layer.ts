@@ -1,6 +1,6 @@
-import { quatInterpolate, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
-import { applyAdditive } from "./apply-additive.ts";
+import { applyAdditiveAt } from "./apply-additive.ts";
 import type { BoneMask } from "./bone-mask.ts";
 
 /** How a layer combines with the pose below it. */
@@ -33,7 +33,26 @@ export function applyLayer(
   mode: LayerMode,
   rotation: QuatInterpolation = mode === "additive" ? "slerp" : "nlerp",
 ): Pose {
-  if (mode === "additive") return applyAdditive(out, base, layerPose, weight, mask, rotation);
+  arg[0] = weight;
+  return applyLayerAt(out, base, layerPose, arg, 0, mask, mode, rotation);
+}
+const arg = new Float64Array(1);
+/** Each joint's weight, handed to quatInterpolateAt in memory (src/math/quat.ts explains why). */
+const jointWeight = new Float64Array(1);
+
+/** `applyLayer` with weight = ws[wi]: the per-frame form (no double crosses a call; see src/math/quat.ts). */
+export function applyLayerAt(
+  out: Pose,
+  base: Pose,
+  layerPose: Pose,
+  ws: Float64Array,
+  wi: number,
+  mask: BoneMask | undefined,
+  mode: LayerMode,
+  rotation: QuatInterpolation = mode === "additive" ? "slerp" : "nlerp",
+): Pose {
+  if (mode === "additive") return applyAdditiveAt(out, base, layerPose, ws, wi, mask, rotation);
+  const weight = ws[wi]!;
   const J = out.jointCount;
   for (let j = 0; j < J; j++) {
     const w = mask ? weight * mask[j]! : weight;
@@ -54,7 +73,8 @@ export function applyLayer(
       out.t[j3 + c] = s * base.t[j3 + c]! + w * layerPose.t[j3 + c]!;
       out.s[j3 + c] = s * base.s[j3 + c]! + w * layerPose.s[j3 + c]!;
     }
-    quatInterpolate(rotation, out.r, j4, base.r, j4, layerPose.r, j4, w);
+    jointWeight[0] = w;
+    quatInterpolateAt(rotation, out.r, j4, base.r, j4, layerPose.r, j4, jointWeight, 0);
   }
   return out;
 }

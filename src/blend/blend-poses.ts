@@ -1,4 +1,4 @@
-import { quatInterpolate, writeNormalized, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, quatNormalize, type QuatInterpolation } from "../math/quat.ts";
 import { copyPose, type Pose } from "../pose/pose.ts";
 import { contributes, DEFAULT_WEIGHT_THRESHOLD } from "./normalize-weights.ts";
 
@@ -17,6 +17,9 @@ export interface BlendOptions {
 
 const DEFAULT_OPTIONS: BlendOptions = Object.freeze({});
 const scratch = new Float64Array(4);
+/** Doubles handed to the quaternion functions in memory rather than as arguments (src/math/quat.ts explains). */
+const sum = new Float64Array(4);
+const fraction = new Float64Array(1);
 
 /**
  * N-way weighted pose blend (docs/blending.md, "Pose blending"). Weights are normalised over the
@@ -71,7 +74,8 @@ export function blendPoses(
         const k = fx * x + fy * y + fz * z + fw * ww < 0 ? -w * inv : w * inv;
         qx += k * x; qy += k * y; qz += k * z; qw += k * ww;
       }
-      writeNormalized(out.r, j4, qx, qy, qz, qw);
+      sum[0] = qx; sum[1] = qy; sum[2] = qz; sum[3] = qw;
+      quatNormalize(out.r, j4, sum, 0);
     } else {
       scratch[0] = r0[j4]!; scratch[1] = r0[j4 + 1]!; scratch[2] = r0[j4 + 2]!; scratch[3] = r0[j4 + 3]!;
       let acc = weights[first]! * inv;
@@ -80,7 +84,8 @@ export function blendPoses(
         if (!contributes(w)) continue;
         const k = w * inv;
         acc += k;
-        quatInterpolate(mode, scratch, 0, scratch, 0, poses[i]!.r, j4, k / acc);
+        fraction[0] = k / acc;
+        quatInterpolateAt(mode, scratch, 0, scratch, 0, poses[i]!.r, j4, fraction, 0);
       }
       out.r[j4] = scratch[0]!; out.r[j4 + 1] = scratch[1]!; out.r[j4 + 2] = scratch[2]!; out.r[j4 + 3] = scratch[3]!;
     }

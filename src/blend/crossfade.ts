@@ -1,4 +1,4 @@
-import { quatInterpolate, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
 import { copyPose, type Pose } from "../pose/pose.ts";
 
 /**
@@ -8,6 +8,17 @@ import { copyPose, type Pose } from "../pose/pose.ts";
  * Aliasing: `out` may be `from` or `to`. No allocation.
  */
 export function crossfade(out: Pose, from: Pose, to: Pose, w: number, rotation: QuatInterpolation = "nlerp"): Pose {
+  arg[0] = w;
+  return crossfadeAt(out, from, to, arg, 0, rotation);
+}
+const arg = new Float64Array(1);
+
+/**
+ * `crossfade` with w = ws[wi]: the per-frame form (a double passed to a call V8 does not inline is a
+ * heap allocation; src/math/quat.ts explains). ws[wi] must not change during the call.
+ */
+export function crossfadeAt(out: Pose, from: Pose, to: Pose, ws: Float64Array, wi: number, rotation: QuatInterpolation = "nlerp"): Pose {
+  const w = ws[wi]!;
   if (!(w > 0)) return copyPose(out, from);
   if (w >= 1) return copyPose(out, to);
   const s = 1 - w;
@@ -17,6 +28,6 @@ export function crossfade(out: Pose, from: Pose, to: Pose, w: number, rotation: 
     ot[i] = s * ft[i]! + w * tt[i]!;
     os[i] = s * fs[i]! + w * ts[i]!;
   }
-  for (let j = 0; j < J; j++) quatInterpolate(rotation, out.r, 4 * j, from.r, 4 * j, to.r, 4 * j, w);
+  for (let j = 0; j < J; j++) quatInterpolateAt(rotation, out.r, 4 * j, from.r, 4 * j, to.r, 4 * j, ws, wi);
   return out;
 }

@@ -8,21 +8,35 @@ const LINEAR_STEPS = 4;
  * amortised; a backward jump or a jump of more than a few keys falls back to binary search, O(log n).
  */
 export function findKey(times: Float32Array, time: number, hint: number): number {
+  arg[0] = time;
+  return findKeyAt(times, arg, 0, hint);
+}
+const arg = new Float64Array(1);
+
+/**
+ * `findKey` for time = ts[ti]: the per-frame form, which takes the time from memory because a double
+ * passed to a call V8 does not inline is a heap allocation (src/math/quat.ts explains).
+ */
+export function findKeyAt(times: Float32Array, ts: Float64Array, ti: number, hint: number): number {
+  const time = ts[ti]!;
   const last = times.length - 2;
   let k = hint < 0 ? 0 : hint > last ? last : hint;
+  let lo: number, hi: number;
   if (times[k]! <= time) {
     for (let i = 0; i < LINEAR_STEPS; i++) {
       if (time < times[k + 1]!) return k;
       if (k === last) return k;
       k++;
     }
-    return binarySearch(times, time, k, last);
+    lo = k;
+    hi = last;
+  } else {
+    lo = 0;
+    hi = k - 1;
   }
-  return binarySearch(times, time, 0, k - 1);
-}
-
-/** Largest k in [lo, hi] with times[k] ≤ time (times[lo] ≤ time is guaranteed by the callers). */
-function binarySearch(times: Float32Array, time: number, lo: number, hi: number): number {
+  // Binary search for the largest k in [lo, hi] with times[k] ≤ time (times[lo] ≤ time holds). Inline,
+  // not a helper: it runs only at loops and seeks, and a helper called that rarely would stay in V8's
+  // interpreter, which boxes every double it loads.
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
     if (times[mid]! <= time) lo = mid;

@@ -2,7 +2,7 @@ import type { QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { Clip } from "./clip.ts";
 import type { ClipCursor } from "./clip-cursor.ts";
-import { sampleTrack } from "./sample-track.ts";
+import { sampleTrack, sampleTrackAt } from "./sample-track.ts";
 
 /**
  * Samples `clip` at `time` seconds (clip-local; map playback time with `wrapTime` first) into `out`:
@@ -13,6 +13,17 @@ import { sampleTrack } from "./sample-track.ts";
  * Aliasing: `out` must not be the skeleton's rest pose (it would be overwritten); it is otherwise free.
  */
 export function sampleClip(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation = "slerp"): Pose {
+  arg[0] = time;
+  return sampleClipAt(out, clip, arg, 0, cursor, quatMode);
+}
+const arg = new Float64Array(1);
+
+/**
+ * `sampleClip` at time = ts[ti]: the per-frame form. V8 boxes a double passed to a call it does not
+ * inline into a new heap number (src/math/quat.ts explains), so the time is handed down in memory: with
+ * this form sampling allocates nothing per clip or per track.
+ */
+export function sampleClipAt(out: Pose, clip: Clip, ts: Float64Array, ti: number, cursor: ClipCursor, quatMode: QuatInterpolation = "slerp"): Pose {
   const rest = clip.skeleton.rest;
   if (cursor.clip !== clip) throw new Error(`sampleClip: the cursor belongs to clip "${cursor.clip.name}", not "${clip.name}"`);
   if (out === rest) throw new Error("sampleClip: out must not be the skeleton's rest pose");
@@ -26,10 +37,10 @@ export function sampleClip(out: Pose, clip: Clip, time: number, cursor: ClipCurs
     const track = tracks[i]!;
     const j = track.joint;
     if (track.path === "rotation") {
-      keys[i] = sampleTrack(out.r, 4 * j, track.times, track.values, 4, track.interpolation, true, quatMode, time, keys[i]!);
+      keys[i] = sampleTrackAt(out.r, 4 * j, track.times, track.values, 4, track.interpolation, true, quatMode, ts, ti, keys[i]!);
     } else {
       const target = track.path === "translation" ? out.t : out.s;
-      keys[i] = sampleTrack(target, 3 * j, track.times, track.values, 3, track.interpolation, false, quatMode, time, keys[i]!);
+      keys[i] = sampleTrackAt(target, 3 * j, track.times, track.values, 3, track.interpolation, false, quatMode, ts, ti, keys[i]!);
     }
   }
   return out;

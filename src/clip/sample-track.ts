@@ -1,6 +1,6 @@
-import { quatInterpolate, writeNormalized, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, quatNormalize, type QuatInterpolation } from "../math/quat.ts";
 import type { Interpolation } from "./clip.ts";
-import { findKey } from "./find-key.ts";
+import { findKeyAt } from "./find-key.ts";
 
 /**
  * Samples one keyframe track at `time` into out[o .. o + stride − 1] and returns the key segment used
@@ -25,24 +25,55 @@ export function sampleTrack(
   time: number,
   hint: number,
 ): number {
+  arg[0] = time;
+  return sampleTrackAt(out, o, times, values, stride, interpolation, rotation, quatMode, arg, 0, hint);
+}
+const arg = new Float64Array(1);
+/** The segment fraction u and unnormalised spline rotations, passed on in memory rather than as arguments. */
+const fraction = new Float64Array(1);
+const spline = new Float64Array(4);
+
+/**
+ * `sampleTrack` for time = ts[ti] (`ts` must not be `out`). The per-frame form: a double passed to a
+ * call V8 does not inline is a heap allocation (src/math/quat.ts explains), so the time stays in memory
+ * and so do the doubles this passes on.
+ */
+export function sampleTrackAt(
+  out: Float32Array | Float64Array,
+  o: number,
+  times: Float32Array,
+  values: Float32Array,
+  stride: number,
+  interpolation: Interpolation,
+  rotation: boolean,
+  quatMode: QuatInterpolation,
+  ts: Float64Array,
+  ti: number,
+  hint: number,
+): number {
+  const time = ts[ti]!;
   const n = times.length;
   const cubic = interpolation === "CUBICSPLINE";
   // Offset of key k's value: plain keys are `stride` apart; spline keys are (in, value, out) triplets.
   const keyStride = cubic ? 3 * stride : stride;
   const valueShift = cubic ? stride : 0;
+  // Held and exact keys are copied inline rather than by a helper: these branches run only at a clip's
+  // ends or on exact key times, and a helper called that rarely would stay in V8's interpreter, which
+  // boxes every double it loads.
   if (n === 1 || !(time > times[0]!)) {
-    copyKey(out, o, values, valueShift, stride);
+    for (let c = 0; c < stride; c++) out[o + c] = values[valueShift + c]!;
     return 0;
   }
   if (time >= times[n - 1]!) {
-    copyKey(out, o, values, (n - 1) * keyStride + valueShift, stride);
+    const from = (n - 1) * keyStride + valueShift;
+    for (let c = 0; c < stride; c++) out[o + c] = values[from + c]!;
     return n - 2;
   }
-  const k = findKey(times, time, hint);
+  const k = findKeyAt(times, ts, ti, hint);
   const tk = times[k]!;
   const v0 = k * keyStride + valueShift;
   if (time === tk || interpolation === "STEP") {
-    copyKey(out, o, values, v0, stride);
+    for (let c = 0; c < stride; c++) out[o + c] = values[v0 + c]!;
     return k;
   }
   const td = times[k + 1]! - tk;
@@ -50,7 +81,8 @@ export function sampleTrack(
   const v1 = v0 + keyStride;
   if (!cubic) {
     if (rotation) {
-      quatInterpolate(quatMode, out, o, values, v0, values, v1, u);
+      fraction[0] = u;
+      quatInterpolateAt(quatMode, out, o, values, v0, values, v1, fraction, 0);
     } else {
       const s = 1 - u;
       for (let c = 0; c < stride; c++) out[o + c] = s * values[v0 + c]! + u * values[v1 + c]!;
@@ -67,19 +99,15 @@ export function sampleTrack(
   const outTangent = v0 + stride; // b_k
   const inTangent = v1 - stride; // a_{k+1}
   if (rotation) {
-    const x = h00 * values[v0]! + h10 * values[outTangent]! + h01 * values[v1]! + h11 * values[inTangent]!;
-    const y = h00 * values[v0 + 1]! + h10 * values[outTangent + 1]! + h01 * values[v1 + 1]! + h11 * values[inTangent + 1]!;
-    const z = h00 * values[v0 + 2]! + h10 * values[outTangent + 2]! + h01 * values[v1 + 2]! + h11 * values[inTangent + 2]!;
-    const w = h00 * values[v0 + 3]! + h10 * values[outTangent + 3]! + h01 * values[v1 + 3]! + h11 * values[inTangent + 3]!;
-    writeNormalized(out, o, x, y, z, w);
+    const q = spline;
+    for (let c = 0; c < 4; c++) {
+      q[c] = h00 * values[v0 + c]! + h10 * values[outTangent + c]! + h01 * values[v1 + c]! + h11 * values[inTangent + c]!;
+    }
+    quatNormalize(out, o, q, 0);
   } else {
     for (let c = 0; c < stride; c++) {
       out[o + c] = h00 * values[v0 + c]! + h10 * values[outTangent + c]! + h01 * values[v1 + c]! + h11 * values[inTangent + c]!;
     }
   }
   return k;
-}
-
-function copyKey(out: Float32Array | Float64Array, o: number, values: Float32Array, from: number, stride: number): void {
-  for (let c = 0; c < stride; c++) out[o + c] = values[from + c]!;
 }

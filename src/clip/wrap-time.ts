@@ -10,11 +10,35 @@ import type { LoopMode } from "./clip.ts";
  * A zero, negative or non-finite duration, or a NaN time, gives 0.
  */
 export function wrapTime(time: number, duration: number, mode: LoopMode): number {
-  if (!(duration > 0) || duration === Infinity || Number.isNaN(time)) return 0;
-  if (mode === "clamp") return time <= 0 ? 0 : time >= duration ? duration : time;
-  if (mode === "loop") return positiveModulo(time, duration);
-  const u = positiveModulo(time, 2 * duration);
-  return u <= duration ? u : 2 * duration - u;
+  const v = args;
+  v[0] = time;
+  v[1] = duration;
+  wrapTimeAt(v, 0, mode);
+  return v[0]!;
+}
+const args = new Float64Array(2);
+
+/**
+ * `wrapTime` in memory: v[i] ← wrapTime(v[i], v[i + 1], mode). The per-frame form: a double passed to or
+ * returned from a call V8 does not inline is a heap allocation (src/math/quat.ts explains).
+ */
+export function wrapTimeAt(v: Float64Array, i: number, mode: LoopMode): void {
+  const time = v[i]!, duration = v[i + 1]!;
+  let r: number;
+  if (!(duration > 0) || duration === Infinity || Number.isNaN(time)) r = 0;
+  else if (mode === "clamp") r = time <= 0 ? 0 : time >= duration ? duration : time;
+  else {
+    // positiveModulo, written out: its result would cross a call.
+    const m = mode === "loop" ? duration : 2 * duration;
+    if (time === Infinity || time === -Infinity) r = 0;
+    else {
+      r = time % m;
+      if (r < 0) r += m;
+      if (r >= m) r = 0;
+    }
+    if (mode !== "loop" && r > duration) r = 2 * duration - r;
+  }
+  v[i] = r;
 }
 
 /**

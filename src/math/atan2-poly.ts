@@ -7,9 +7,27 @@
  * Math.atan2 everywhere; atan2Poly(0, 0) = 0.
  */
 export function atan2Poly(y: number, x: number): number {
+  const v = args;
+  v[0] = y;
+  v[1] = x;
+  atan2PolyAt(v, 0);
+  return v[0]!;
+}
+const args = new Float64Array(2);
+
+/**
+ * `atan2Poly` in memory: reads y = yx[i] and x = yx[i + 1], writes the angle to yx[i]. For the
+ * per-frame path, where a double passed to or returned from a call that is not inlined costs a heap
+ * allocation (src/math/quat.ts explains).
+ */
+export function atan2PolyAt(yx: Float64Array, i: number): void {
+  const y = yx[i]!, x = yx[i + 1]!;
   const ax = x < 0 ? -x : x;
   const ay = y < 0 ? -y : y;
-  if (ax === 0 && ay === 0) return 0;
+  if (ax === 0 && ay === 0) {
+    yx[i] = 0;
+    return;
+  }
   const swap = ay > ax;
   const z = swap ? ax / ay : ay / ax;
   const u = z / (1 + Math.sqrt(1 + z * z));
@@ -28,7 +46,7 @@ export function atan2Poly(y: number, x: number): number {
   let a = 2 * u * p;
   if (swap) a = HALF_PI - a;
   if (x < 0) a = PI - a;
-  return y < 0 ? -a : a;
+  yx[i] = y < 0 ? -a : a;
 }
 
 const PI = 3.141592653589793;

@@ -22,23 +22,48 @@ export function isCurve(name: string): name is Curve {
  * - `easeOut`: w = 1 − (1 − s)² = s(2 − s)
  */
 export function evaluateCurve(name: Curve, s: number): number {
-  if (!(s > 0)) return 0;
-  if (s >= 1) return 1;
-  switch (name) {
-    case "linear":
-      return s;
-    case "smoothstep":
-      return s * s * (3 - 2 * s);
-    case "smootherstep": {
-      // Evaluated from the nearer end (the curve is point-symmetric about s = ½): the direct
-      // polynomial rounds to above 1 just below s = 1 and stops being monotonic there.
-      if (s <= 0.5) return s * s * s * (s * (6 * s - 15) + 10);
-      const u = 1 - s;
-      return 1 - u * u * u * (u * (6 * u - 15) + 10);
+  const v = arg;
+  v[0] = s;
+  evaluateCurveAt(name, v, 0);
+  return v[0]!;
+}
+const arg = new Float64Array(1);
+
+/**
+ * `evaluateCurve` in place: v[i] ← curve(v[i]). The per-frame form: a double passed to or returned from
+ * a call V8 does not inline is a heap allocation (src/math/quat.ts explains), a Float64Array slot is not.
+ */
+export function evaluateCurveAt(name: Curve, v: Float64Array, i: number): void {
+  const s = v[i]!;
+  // w starts as a number (linear) so that no path leaves it undefined: a merge of numbers with
+  // undefined is stored tagged, which boxes every computed weight.
+  let w = s;
+  if (!(s > 0)) w = 0;
+  else if (s >= 1) w = 1;
+  else {
+    switch (name) {
+      case "linear":
+        break;
+      case "smoothstep":
+        w = s * s * (3 - 2 * s);
+        break;
+      case "smootherstep": {
+        // Evaluated from the nearer end (the curve is point-symmetric about s = ½): the direct
+        // polynomial rounds to above 1 just below s = 1 and stops being monotonic there.
+        if (s <= 0.5) w = s * s * s * (s * (6 * s - 15) + 10);
+        else {
+          const u = 1 - s;
+          w = 1 - u * u * u * (u * (6 * u - 15) + 10);
+        }
+        break;
+      }
+      case "easeIn":
+        w = s * s;
+        break;
+      case "easeOut":
+        w = s * (2 - s);
+        break;
     }
-    case "easeIn":
-      return s * s;
-    case "easeOut":
-      return s * (2 - s);
   }
+  v[i] = w;
 }

@@ -1,8 +1,16 @@
-import { atan2Poly } from "./atan2-poly.ts";
+import { atan2PolyAt } from "./atan2-poly.ts";
 // Quaternion functions on (array, offset) pairs, so they work in place inside the SoA Float32Arrays of a
 // Pose without allocating. Layout x, y, z, w (glTF order). Every function writes into `out` at `o` FIRST
 // and reads all of its inputs into locals before writing, so `out` may alias any input (same array and
 // offset) unless stated otherwise. Arithmetic is done in float64; the result is rounded once on store.
+//
+// Allocation (the rule the per-frame path follows; docs/performance.md). V8 hands arguments and return
+// values over tagged: a computed double that crosses a call the optimiser did not inline becomes a fresh
+// 16-byte heap number, and what it inlines depends on code sizes, call frequencies and budgets, not on
+// us. So doubles travel in Float64Array slots: the `…At` forms read their interpolation parameter from
+// `ts[ti]` (the plain forms store their argument in a slot and call them). And a branch that is rare
+// within a hot function does its arithmetic inline rather than calling a helper: V8 does not inline a
+// rarely taken call, and a helper run that seldom stays in the interpreter, which boxes every double.
 
 /** Any array of numbers a quaternion can live in (a Pose's Float32Array, a Float64Array scratch, …). */
 export type QuatArray = { [index: number]: number; readonly length: number };
@@ -79,7 +87,15 @@ export function quatInvert<T extends QuatArray>(out: T, o: number, a: QuatArray,
 
 /** Scales to unit length; a zero (or non-finite-length) quaternion becomes the identity. */
 export function quatNormalize<T extends QuatArray>(out: T, o: number, a: QuatArray, ao: number): T {
-  return writeNormalized(out, o, a[ao]!, a[ao + 1]!, a[ao + 2]!, a[ao + 3]!);
+  const x = a[ao]!, y = a[ao + 1]!, z = a[ao + 2]!, w = a[ao + 3]!;
+  const n2 = x * x + y * y + z * z + w * w;
+  if (!(n2 > 0) || n2 === Infinity) return quatIdentity(out, o);
+  const inv = 1 / Math.sqrt(n2);
+  out[o] = x * inv;
+  out[o + 1] = y * inv;
+  out[o + 2] = z * inv;
+  out[o + 3] = w * inv;
+  return out;
 }
 
 /** Length √(x² + y² + z² + w²). */
@@ -88,8 +104,30 @@ export function quatLength(a: QuatArray, ao: number): number {
   return Math.sqrt(x * x + y * y + z * z + w * w);
 }
 
-/** Writes (x, y, z, w) / |(x, y, z, w)|, or the identity for a degenerate input. Internal helper. */
-export function writeNormalized<T extends QuatArray>(out: T, o: number, x: number, y: number, z: number, w: number): T {
+/** The argument of the plain forms, handed to their `…At` form. */
+const arg = new Float64Array(1);
+
+/**
+ * Normalised lerp along the shorter arc: b is negated when a · b < 0, then
+ * out = normalize((1 − t)·a + t·b). Cheap; its angular speed is not constant (off by up to ~4 % of the
+ * angle for a 120° step at t = ½ — use slerp for key interpolation).
+ */
+export function quatNlerp<T extends QuatArray>(out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, t: number): T {
+  arg[0] = t;
+  return quatNlerpAt(out, o, a, ao, b, bo, arg, 0);
+}
+
+/** `quatNlerp` with t = ts[ti]. */
+export function quatNlerpAt<T extends QuatArray>(out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, ts: Float64Array, ti: number): T {
+  const t = ts[ti]!;
+  const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!, aw = a[ao + 3]!;
+  let bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!, bw = b[bo + 3]!;
+  if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+    bx = -bx; by = -by; bz = -bz; bw = -bw;
+  }
+  const s = 1 - t;
+  const x = s * ax + t * bx, y = s * ay + t * by, z = s * az + t * bz, w = s * aw + t * bw;
+  // quatNormalize written out: the four components would otherwise cross a call.
   const n2 = x * x + y * y + z * z + w * w;
   if (!(n2 > 0) || n2 === Infinity) return quatIdentity(out, o);
   const inv = 1 / Math.sqrt(n2);
@@ -101,21 +139,6 @@ export function writeNormalized<T extends QuatArray>(out: T, o: number, x: numbe
 }
 
 /**
- * Normalised lerp along the shorter arc: b is negated when a · b < 0, then
- * out = normalize((1 − t)·a + t·b). Cheap; its angular speed is not constant (off by up to ~4 % of the
- * angle for a 120° step at t = ½ — use slerp for key interpolation).
- */
-export function quatNlerp<T extends QuatArray>(out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, t: number): T {
-  const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!, aw = a[ao + 3]!;
-  let bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!, bw = b[bo + 3]!;
-  if (ax * bx + ay * by + az * bz + aw * bw < 0) {
-    bx = -bx; by = -by; bz = -bz; bw = -bw;
-  }
-  const s = 1 - t;
-  return writeNormalized(out, o, s * ax + t * bx, s * ay + t * by, s * az + t * bz, s * aw + t * bw);
-}
-
-/**
  * Spherical linear interpolation along the shorter arc, exactly as glTF 2.0 Appendix C defines it:
  * with d = a · b, θ = acos(|d|) and σ = sign(d),
  * out = sin((1 − t)θ)/sin θ · a + σ · sin(tθ)/sin θ · b. When sin θ < 1e-6 (the two rotations are equal
@@ -124,6 +147,13 @@ export function quatNlerp<T extends QuatArray>(out: T, o: number, a: QuatArray, 
  * `quatSlerpFast` where results must be bit-identical everywhere.
  */
 export function quatSlerp<T extends QuatArray>(out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, t: number): T {
+  arg[0] = t;
+  return quatSlerpAt(out, o, a, ao, b, bo, arg, 0);
+}
+
+/** `quatSlerp` with t = ts[ti]. */
+export function quatSlerpAt<T extends QuatArray>(out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, ts: Float64Array, ti: number): T {
+  const t = ts[ti]!;
   const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!, aw = a[ao + 3]!;
   let bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!, bw = b[bo + 3]!;
   let d = ax * bx + ay * by + az * bz + aw * bw;
@@ -137,7 +167,17 @@ export function quatSlerp<T extends QuatArray>(out: T, o: number, a: QuatArray, 
   const sinTheta = Math.sqrt((1 - d) * (1 + d));
   if (sinTheta < SLERP_EPSILON) {
     const s = 1 - t;
-    return writeNormalized(out, o, s * ax + t * bx, s * ay + t * by, s * az + t * bz, s * aw + t * bw);
+    const x = s * ax + t * bx, y = s * ay + t * by, z = s * az + t * bz, w = s * aw + t * bw;
+    // quatNormalize written out: this branch is rare within a hot function, so V8 would not inline a
+    // call here, and the callee, seldom run, would stay in the interpreter, which boxes every double.
+    const n2 = x * x + y * y + z * z + w * w;
+    if (!(n2 > 0) || n2 === Infinity) return quatIdentity(out, o);
+    const inv = 1 / Math.sqrt(n2);
+    out[o] = x * inv;
+    out[o + 1] = y * inv;
+    out[o + 2] = z * inv;
+    out[o + 3] = w * inv;
+    return out;
   }
   const theta = Math.acos(d);
   const k0 = Math.sin((1 - t) * theta) / sinTheta;
@@ -165,17 +205,26 @@ for (let i = 1; i <= FAST_SLERP_DEGREE; i++) {
   FAST_SLERP_B[i - 1] = (scale * i) / (2 * i + 1);
 }
 
-/** Eberly's polynomial estimate of sin(tA)/sin A for y = 1 − cos A (+ − × only). */
-function fastSlerpCoefficient(t: number, y: number): number {
-  const tt = t * t;
-  let term = t;
-  let sum = t;
+/**
+ * Eberly's polynomial estimates of sin(tA)/sin A for y = 1 − cos A (+ − × only), for t = 1 − u and t = u:
+ * reads u = k[0] and y = k[1], writes the coefficient of the start point to k[0] and of the end point
+ * to k[1] (in memory rather than as arguments and results: see the note at the top).
+ */
+function fastSlerpCoefficients(k: Float64Array): void {
+  const u = k[0]!, y = k[1]!;
+  const t0 = 1 - u;
+  const tt0 = t0 * t0, tt1 = u * u;
+  let term0 = t0, sum0 = t0, term1 = u, sum1 = u;
   for (let i = 0; i < FAST_SLERP_DEGREE; i++) {
-    term *= (FAST_SLERP_B[i]! - FAST_SLERP_A[i]! * tt) * y;
-    sum += term;
+    term0 *= (FAST_SLERP_B[i]! - FAST_SLERP_A[i]! * tt0) * y;
+    sum0 += term0;
+    term1 *= (FAST_SLERP_B[i]! - FAST_SLERP_A[i]! * tt1) * y;
+    sum1 += term1;
   }
-  return sum;
+  k[0] = sum0;
+  k[1] = sum1;
 }
+const fastSlerpK = new Float64Array(2);
 
 /**
  * Deterministic slerp using only + − × ÷ √ (Eberly's polynomial on the half angle; no Math.acos /
@@ -184,6 +233,13 @@ function fastSlerpCoefficient(t: number, y: number): number {
  * for t ∈ [0, 1] and any pair of unit rotations (measured in test/math/quat.test.ts).
  */
 export function quatSlerpFast<T extends QuatArray>(out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, t: number): T {
+  arg[0] = t;
+  return quatSlerpFastAt(out, o, a, ao, b, bo, arg, 0);
+}
+
+/** `quatSlerpFast` with t = ts[ti]. */
+export function quatSlerpFastAt<T extends QuatArray>(out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, ts: Float64Array, ti: number): T {
+  const t = ts[ti]!;
   const ax = a[ao]!, ay = a[ao + 1]!, az = a[ao + 2]!, aw = a[ao + 3]!;
   let bx = b[bo]!, by = b[bo + 1]!, bz = b[bo + 2]!, bw = b[bo + 3]!;
   let x = ax * bx + ay * by + az * bz + aw * bw;
@@ -208,8 +264,11 @@ export function quatSlerpFast<T extends QuatArray>(out: T, o: number, a: QuatArr
     qx = bx; qy = by; qz = bz; qw = bw;
     u = 2 * t - 1;
   }
-  const k0 = fastSlerpCoefficient(1 - u, y);
-  const k1 = fastSlerpCoefficient(u, y);
+  const k = fastSlerpK;
+  k[0] = u;
+  k[1] = y;
+  fastSlerpCoefficients(k);
+  const k0 = k[0]!, k1 = k[1]!;
   out[o] = k0 * px + k1 * qx;
   out[o + 1] = k0 * py + k1 * qy;
   out[o + 2] = k0 * pz + k1 * qz;
@@ -290,14 +349,28 @@ export function quatFromEuler<T extends QuatArray>(out: T, o: number, x: number,
  * swing–twist decomposition q = swing · twist: 2·atan2(q.xyz · u, q.w). For u = +Y this is the yaw.
  */
 export function quatTwistAngle(q: QuatArray, qo: number, ux: number, uy: number, uz: number): number {
-  const p = q[qo]! * ux + q[qo + 1]! * uy + q[qo + 2]! * uz;
-  const w = q[qo + 3]!;
+  const v = twistScratch;
+  v[2] = ux;
+  v[3] = uy;
+  v[4] = uz;
+  quatTwistAngleAt(v, 0, q, qo, v, 2);
+  return v[0]!;
+}
+
+/** `quatTwistAngle` about the axis u[uo .. uo + 2], written to out[o]. */
+export function quatTwistAngleAt(out: QuatArray, o: number, q: QuatArray, qo: number, u: QuatArray, uo: number): void {
+  const yx = twistArgs;
+  yx[0] = q[qo]! * u[uo]! + q[qo + 1]! * u[uo + 1]! + q[qo + 2]! * u[uo + 2]!;
+  yx[1] = q[qo + 3]!;
   // atan2Poly, not Math.atan2: root-motion yaw stays bit-identical across engines (deterministic mode).
-  let angle = 2 * atan2Poly(p, w);
+  atan2PolyAt(yx, 0);
+  let angle = 2 * yx[0]!;
   if (angle > Math.PI) angle -= 2 * Math.PI;
   else if (angle <= -Math.PI) angle += 2 * Math.PI;
-  return angle;
+  out[o] = angle;
 }
+const twistScratch = new Float64Array(5);
+const twistArgs = new Float64Array(2);
 
 /**
  * How two rotations are interpolated: `slerp` (exact, glTF's rule), `fastSlerp` (Eberly's polynomial,
@@ -310,7 +383,16 @@ export function quatInterpolate<T extends QuatArray>(
   mode: QuatInterpolation,
   out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, t: number,
 ): T {
-  if (mode === "slerp") return quatSlerp(out, o, a, ao, b, bo, t);
-  if (mode === "fastSlerp") return quatSlerpFast(out, o, a, ao, b, bo, t);
-  return quatNlerp(out, o, a, ao, b, bo, t);
+  arg[0] = t;
+  return quatInterpolateAt(mode, out, o, a, ao, b, bo, arg, 0);
+}
+
+/** `quatInterpolate` with t = ts[ti] (the per-frame form: see the note at the top). */
+export function quatInterpolateAt<T extends QuatArray>(
+  mode: QuatInterpolation,
+  out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, ts: Float64Array, ti: number,
+): T {
+  if (mode === "slerp") return quatSlerpAt(out, o, a, ao, b, bo, ts, ti);
+  if (mode === "fastSlerp") return quatSlerpFastAt(out, o, a, ao, b, bo, ts, ti);
+  return quatNlerpAt(out, o, a, ao, b, bo, ts, ti);
 }

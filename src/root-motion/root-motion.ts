@@ -2,9 +2,9 @@
 // place) and handed to the game as a per-step displacement of the character (docs/blending.md,
 // "Root motion").
 import type { Clip, JointTrack, LoopMode } from "../clip/clip.ts";
-import { sampleTrack } from "../clip/sample-track.ts";
+import { sampleTrackAt } from "../clip/sample-track.ts";
 import { contributes } from "../blend/normalize-weights.ts";
-import { quatConjugate, quatMultiply, quatRotateVec3, quatTwistAngle } from "../math/quat.ts";
+import { quatConjugate, quatMultiply, quatRotateVec3, quatTwistAngle, quatTwistAngleAt } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 
 /** Options of `createRootMotionExtractor`. */
@@ -78,7 +78,7 @@ export function createRootMotionExtractor(clip: Clip, rootJoint: number, options
   };
   // Time 0 is at or before every track's first key, so this copies stored keys: no rounding, no trig.
   const q = new Float64Array(4);
-  sampleRoot(extractor, 0, startTranslation, q);
+  sampleRoot(extractor, new Float64Array(1), 0, startTranslation, q);
   if (extractor.extractYaw) twistOf(startTwist, q, upLocal);
   return { ...extractor, startYaw: quatTwistAngle(q, 0, upLocal[0]!, upLocal[1]!, upLocal[2]!) };
 }
@@ -89,17 +89,17 @@ function track(extractor: RootMotionExtractor, slot: 0 | 1): JointTrack | undefi
 }
 
 /**
- * Samples the joint's translation (parent space) and rotation at clip time `time`. Rotations use the
+ * Samples the joint's translation (parent space) and rotation at clip time ts[ti]. Rotations use the
  * deterministic fast slerp, so root motion is bit-identical on every engine.
  */
-function sampleRoot(extractor: RootMotionExtractor, time: number, outT: Float64Array, outR: Float64Array): void {
+function sampleRoot(extractor: RootMotionExtractor, ts: Float64Array, ti: number, outT: Float64Array, outR: Float64Array): void {
   const rest = extractor.clip.skeleton.rest;
   const j = extractor.joint;
   const tt = track(extractor, 0);
-  if (tt) extractor.hints[0] = sampleTrack(outT, 0, tt.times, tt.values, 3, tt.interpolation, false, "fastSlerp", time, extractor.hints[0]!);
+  if (tt) extractor.hints[0] = sampleTrackAt(outT, 0, tt.times, tt.values, 3, tt.interpolation, false, "fastSlerp", ts, ti, extractor.hints[0]!);
   else for (let c = 0; c < 3; c++) outT[c] = rest.t[3 * j + c]!;
   const rt = track(extractor, 1);
-  if (rt) extractor.hints[1] = sampleTrack(outR, 0, rt.times, rt.values, 4, rt.interpolation, true, "fastSlerp", time, extractor.hints[1]!);
+  if (rt) extractor.hints[1] = sampleTrackAt(outR, 0, rt.times, rt.values, 4, rt.interpolation, true, "fastSlerp", ts, ti, extractor.hints[1]!);
   else for (let c = 0; c < 4; c++) outR[c] = rest.r[4 * j + c]!;
 }
 
@@ -128,12 +128,16 @@ const twA = new Float64Array(4), twB = new Float64Array(4), rot = new Float64Arr
 // rotation about upLocal.
 const accD = new Float64Array(3), accR = new Float64Array(4);
 const segD = new Float64Array(3), segR = new Float64Array(4);
+// Clip times go to `segment` in memory, not as arguments: a double passed to a call V8 does not
+// inline is boxed into a new heap number (src/math/quat.ts explains), and this runs every frame.
+const segTimes = new Float64Array(2);
+const args = new Float64Array(2);
 
-/** Motion from clip time a to b within one cycle, in parent space and the character frame at a. */
-function segment(extractor: RootMotionExtractor, a: number, b: number): void {
+/** Motion from clip time a = segTimes[0] to b = segTimes[1] within one cycle, in parent space and the character frame at a. */
+function segment(extractor: RootMotionExtractor): void {
   const u = extractor.upLocal;
-  sampleRoot(extractor, a, tA, qA);
-  sampleRoot(extractor, b, tB, qB);
+  sampleRoot(extractor, segTimes, 0, tA, qA);
+  sampleRoot(extractor, segTimes, 1, tB, qB);
   let dx = tB[0]! - tA[0]!, dy = tB[1]! - tA[1]!, dz = tB[2]! - tA[2]!;
   if (extractor.keepVertical) {
     const v = dx * u[0]! + dy * u[1]! + dz * u[2]!;
@@ -175,6 +179,17 @@ function compose(): void {
  * + − × ÷ √ (deterministic). No allocation (uses module scratch; not re-entrant).
  */
 export function extractRootMotion(outDelta: Float32Array | Float64Array, extractor: RootMotionExtractor, t0: number, t1: number, loopMode: LoopMode): Float32Array | Float64Array {
+  args[0] = t0;
+  args[1] = t1;
+  return extractRootMotionAt(outDelta, extractor, args, 0, loopMode);
+}
+
+/**
+ * `extractRootMotion` for t0 = ts[ti], t1 = ts[ti + 1]: the per-frame form (`step` calls it for every
+ * clip that moves the root), with the times in memory rather than in arguments that V8 would box.
+ */
+export function extractRootMotionAt(outDelta: Float32Array | Float64Array, extractor: RootMotionExtractor, ts: Float64Array, ti: number, loopMode: LoopMode): Float32Array | Float64Array {
+  const t0 = ts[ti]!, t1 = ts[ti + 1]!;
   const reverse = t1 < t0;
   const from = reverse ? t1 : t0;
   const to = reverse ? t0 : t1;
@@ -184,7 +199,9 @@ export function extractRootMotion(outDelta: Float32Array | Float64Array, extract
   const d = extractor.clip.duration;
   if (d > 0 && Number.isFinite(from) && Number.isFinite(to) && to > from) {
     if (loopMode === "clamp") {
-      segment(extractor, Math.min(Math.max(from, 0), d), Math.min(Math.max(to, 0), d));
+      segTimes[0] = Math.min(Math.max(from, 0), d);
+      segTimes[1] = Math.min(Math.max(to, 0), d);
+      segment(extractor);
       compose();
     } else {
       let m = Math.floor(from / d);
@@ -195,7 +212,9 @@ export function extractRootMotion(outDelta: Float32Array | Float64Array, extract
         if (a < 0) a = 0;
         if (b > d) b = d;
         const backwards = loopMode === "pingpong" && (m & 1) !== 0;
-        segment(extractor, backwards ? d - a : a, backwards ? d - b : b);
+        segTimes[0] = backwards ? d - a : a;
+        segTimes[1] = backwards ? d - b : b;
+        segment(extractor);
         compose();
         p = q;
         m++;
@@ -214,7 +233,7 @@ export function extractRootMotion(outDelta: Float32Array | Float64Array, extract
   quatRotateVec3(vec, 0, extractor.parentRotation, 0, vec, 0);
   const u = extractor.upLocal;
   outDelta[0] = vec[0]!; outDelta[1] = vec[1]!; outDelta[2] = vec[2]!;
-  outDelta[3] = quatTwistAngle(accR, 0, u[0]!, u[1]!, u[2]!);
+  quatTwistAngleAt(outDelta, 3, accR, 0, u, 0);
   if (outDelta.length >= 8) {
     // P · R · P⁻¹: the same turn about the model up axis.
     quatMultiply(rot, 0, extractor.parentRotation, 0, accR, 0);

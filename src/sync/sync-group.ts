@@ -2,19 +2,29 @@
 // at one normalised time φ ∈ [0, 1), so their foot contacts line up and a blend between them does not
 // slide. The group's cycle lasts the weight-averaged clip length L = Σ ŵ_i·d_i; φ advances by dt / L;
 // clip i is sampled at t_i = φ·d_i, i.e. it plays at rate d_i / L.
-import { contributes } from "../blend/normalize-weights.ts";
 
 /** Blended cycle length L = Σ ŵ_i·d_i (seconds) over the contributing weights; 0 when none contributes. */
 export function syncedCycleDuration(durations: ArrayLike<number>, weights: ArrayLike<number>): number {
+  syncedCycleDurationAt(result, 0, durations, weights);
+  return result[0]!;
+}
+const result = new Float64Array(1);
+
+/**
+ * `syncedCycleDuration` written to out[o]: the per-frame form. A double returned from a call V8 does not
+ * inline is a new heap number (src/math/quat.ts explains); a Float64Array slot is not.
+ */
+export function syncedCycleDurationAt(out: Float64Array, o: number, durations: ArrayLike<number>, weights: ArrayLike<number>): void {
   let total = 0, sum = 0;
   const n = Math.min(durations.length, weights.length);
   for (let i = 0; i < n; i++) {
     const w = weights[i]!;
-    if (!contributes(w)) continue;
+    // contributes(w), written out: a double passed to a call V8 does not inline is boxed.
+    if (!(w > 0 && w < Infinity)) continue;
     total += w;
     sum += w * durations[i]!;
   }
-  return total > 0 ? sum / total : 0;
+  out[o] = total > 0 ? sum / total : 0;
 }
 
 /**
