@@ -48,11 +48,25 @@ export function pushEvent(
   q: EventQueue, type: GraphEventType, layer: number, machine: number, state: number,
   from: number, transition: number, name: string, time: number,
 ): void {
+  const e = queueEvent(q, type, layer, machine, state, from, transition, name);
+  if (e) e.time = time;
+}
+
+/**
+ * Appends an event whose time the caller then stores (`e.time = …`), or returns null when the queue is
+ * full (counted in `dropped`). No allocation. `step` uses this form: the time is a double computed per
+ * event, and passing it to a call V8 does not inline would box it into a new heap number, as would
+ * storing it here while this function, called only when something happens, is still interpreted.
+ */
+export function queueEvent(
+  q: EventQueue, type: GraphEventType, layer: number, machine: number, state: number,
+  from: number, transition: number, name: string,
+): GraphEvent | null {
   if (q.count >= q.items.length) {
     q.dropped++;
-    return;
+    return null;
   }
-  const e = q.items[q.count++]!;
+  const e = q.items[q.count++] as GraphEvent;
   e.type = type;
   e.layer = layer;
   e.machine = machine;
@@ -60,5 +74,5 @@ export function pushEvent(
   e.from = from;
   e.transition = transition;
   e.name = name;
-  e.time = time;
+  return e;
 }

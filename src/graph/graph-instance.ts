@@ -99,6 +99,13 @@ export interface StepResult {
  */
 export interface ClipSampler {
   sample(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation): void;
+  /**
+   * `sample` at time = times[index], which `step` prefers when present: it computes each clip's time
+   * per frame, and V8 boxes a computed double passed to a call it does not inline into a new heap
+   * number, so `sample` costs one small allocation per clip sample and this form none (when it passes
+   * the slot on to `sampleClipAt`).
+   */
+  sampleAt?(out: Pose, clip: Clip, times: Float64Array, index: number, cursor: ClipCursor, quatMode: QuatInterpolation): void;
 }
 
 /** A character's runtime data for one compiled graph. */

@@ -1,18 +1,41 @@
-import { applyLayer } from "../blend/apply-layer.ts";
-import { crossfade } from "../blend/crossfade.ts";
-import { sampleClip } from "../clip/sample-clip.ts";
-import { wrapTime } from "../clip/wrap-time.ts";
-import { evaluateCurve } from "../math/curves.ts";
+import { applyLayerAt } from "../blend/apply-layer.ts";
+import { crossfadeAt } from "../blend/crossfade.ts";
+import { sampleClipAt } from "../clip/sample-clip.ts";
+import { wrapTimeAt } from "../clip/wrap-time.ts";
+import { evaluateCurveAt } from "../math/curves.ts";
 import { copyPose, createPose, type Pose } from "../pose/pose.ts";
-import { extractRootMotion, stripRootMotion } from "../root-motion/root-motion.ts";
+import { extractRootMotionAt, stripRootMotion } from "../root-motion/root-motion.ts";
 import { emitCrossings } from "../state-machine/clip-events.ts";
 import { NONE, pickTransition } from "../state-machine/select-transition.ts";
-import { childWeights, isSyncBlend, normalizedTime, stateCycle, stateSpeed } from "../state-machine/state-clock.ts";
+import { childWeights, isSyncBlend, normalizedTimeAt, stateCycleAt, stateSpeedAt } from "../state-machine/state-clock.ts";
 import { computeWeights, dropBottom } from "../state-machine/transition-stack.ts";
 import type { CompiledGraph, CompiledState } from "./compiled-graph.ts";
-import { pushEvent, type EventQueue, type GraphEvent } from "./graph-events.ts";
+import { queueEvent, type EventQueue, type GraphEvent } from "./graph-events.ts";
 import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
 import { isProceduralClip, type MotionSource } from "./motion-source.ts";
+
+// Allocation: the per-frame path allocates nothing once V8 has optimised it (docs/performance.md,
+// "Allocation"). Doubles travel in Float64Array slots, never as arguments or return values of this
+// module's functions or of the ones it calls: V8 passes both tagged, so a computed double that crosses a
+// call the optimiser did not inline is boxed into a fresh 16-byte heap number, and what it inlines
+// depends on code sizes, call frequencies and budgets, not on us. A callee copies the slots it is given
+// into locals before calling anything that could reuse them; a caller that changes a slot for a nested
+// call restores it. Event times are stored by the code that computes them (queueEvent). Module scratch:
+// `step` is not re-entrant.
+
+/** The sub-step a machine update runs: [T0] its start, in seconds since the step's start, and [H] its length in that machine's time. */
+const clock = new Float64Array(2);
+const T0 = 0, H = 1;
+/** Root motion's recursion: [SCALE] the machine's weight in the result and [H] its time step. */
+const motion = new Float64Array(2);
+const SCALE = 0;
+/** Values handed to and received from the calls below, by slot (TIME + 1 is childTimeAt's scratch). */
+const val = new Float64Array(7);
+const SPEED = 0, CYCLE = 1, NORM = 2, TIME = 3, WEIGHT = 5, LAYER_WEIGHT = 6;
+/** emitCrossings' [n0, n1, cycle, t0, h]. */
+const crossing = new Float64Array(5);
+/** Clip times [u0, u1] for extractRootMotionAt. */
+const rootSpan = new Float64Array(2);
 
 /**
  * Advances a character by `dt` seconds and evaluates its pose. Per layer machine and sub-step:
@@ -52,26 +75,38 @@ export function advanceInstance(graph: CompiledGraph, instance: GraphInstance, d
   res.transitionsFired = 0;
   let n = 1;
   if (dt > opts.maxSubstep) n = Math.min(Math.ceil(dt / opts.maxSubstep), opts.maxSubsteps);
-  const h = n === 1 ? dt : dt / n;
+  // dt / n even for n = 1 (where it is dt exactly): `n === 1 ? dt : dt / n` merges the tagged argument
+  // with a computed double, which V8 keeps tagged, boxing dt / n on every sub-stepped frame.
+  const h = dt / n;
+  const layers = instance.layers;
   for (let i = 0; i < n; i++) {
     const t0 = i * h;
     const firstEvent = res.events.count;
-    for (const mi of instance.layers) updateMachine(instance, mi, h, t0);
+    for (let li = 0; li < layers.length; li++) {
+      clock[T0] = t0;
+      clock[H] = h;
+      updateMachine(instance, layers[li]!);
+    }
     sortEventsByTime(res.events, firstEvent);
     if (graph.rootJoint >= 0 || graph.hasProcedural) {
-      const base = instance.layers[0];
-      if (base) rootMotion(instance, base, 1, h, res.rootDelta);
+      const base = layers[0];
+      if (base) {
+        motion[SCALE] = 1;
+        motion[H] = h;
+        rootMotion(instance, base, res.rootDelta);
+      }
     }
   }
   res.substeps = n;
   instance.time += dt;
   // The layer summary reads machine state only, which evaluating the pose does not change.
-  for (let li = 0; li < instance.layers.length; li++) {
+  for (let li = 0; li < layers.length; li++) {
     const info = res.layers[li]!;
-    const mi = instance.layers[li]!;
+    const mi = layers[li]!;
     info.current = mi.current;
     info.depth = mi.depth;
-    info.weight = layerWeight(instance, li);
+    layerWeightAt(instance, li, val, LAYER_WEIGHT);
+    info.weight = val[LAYER_WEIGHT]!;
   }
   return res;
 }
@@ -95,33 +130,45 @@ function sortEventsByTime(q: EventQueue, from: number): void {
 
 /** Layer `li`'s effective weight: its constant, or its weight parameter clamped to [0, 1]. */
 export function layerWeight(inst: GraphInstance, li: number): number {
+  layerWeightAt(inst, li, layerWeightResult, 0);
+  return layerWeightResult[0]!;
+}
+const layerWeightResult = new Float64Array(1);
+
+/** `layerWeight` written to out[o], for per-frame callers (a double result would be boxed). */
+export function layerWeightAt(inst: GraphInstance, li: number, out: Float64Array, o: number): void {
   const layer = inst.graph.layers[li]!;
-  if (layer.weightSlot < 0) return layer.weight;
+  if (layer.weightSlot < 0) {
+    out[o] = layer.weight;
+    return;
+  }
   const w = inst.params[layer.weightSlot]!;
-  return w > 0 ? (w < 1 ? w : 1) : 0;
+  out[o] = w > 0 ? (w < 1 ? w : 1) : 0;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Machine update
 
-function updateMachine(inst: GraphInstance, mi: MachineInstance, h: number, t0: number): void {
+/** Updates a machine over the sub-step in `clock`. */
+function updateMachine(inst: GraphInstance, mi: MachineInstance): void {
+  const t0 = clock[T0]!, h = clock[H]!;
   const opts = inst.graph.options;
   const stamp = ++inst.stamp;
   for (let chain = 0; chain < opts.maxChain; chain++) {
     const code = pickTransition(inst, mi);
     if (code === NONE) break;
     inst.result.transitionsFired++;
-    if (fire(inst, mi, code, t0) > 0) break;
+    if (fire(inst, mi, code)) break;
   }
   for (let i = 0; i < mi.depth; i++) mi.stack[i]!.elapsed += h;
   const freeze = opts.sourceTime === "freeze";
   if (mi.depth === 0) {
-    advanceState(inst, mi, mi.current, h, t0, stamp);
+    advanceState(inst, mi, mi.current, stamp);
   } else {
-    if (mi.source >= 0 && !freeze) advanceState(inst, mi, mi.source, h, t0, stamp);
+    if (mi.source >= 0 && !freeze) advanceState(inst, mi, mi.source, stamp);
     for (let i = 0; i < mi.depth; i++) {
       const to = mi.stack[i]!.to;
-      if (!freeze || to === mi.current) advanceState(inst, mi, to, h, t0, stamp);
+      if (!freeze || to === mi.current) advanceState(inst, mi, to, stamp);
     }
   }
   // Pop finished crossfades: the highest finished entry makes everything beneath it invisible.
@@ -134,7 +181,8 @@ function updateMachine(inst: GraphInstance, mi: MachineInstance, h: number, t0: 
   if (done >= 0) {
     for (let i = 0; i <= done; i++) {
       const e = mi.stack[i]!;
-      pushEvent(inst.result.events, "transitionEnded", mi.layer, mi.machine.id, e.to, e.from, e.transition, "", t0 + h);
+      const ev = queueEvent(inst.result.events, "transitionEnded", mi.layer, mi.machine.id, e.to, e.from, e.transition, "");
+      if (ev) ev.time = t0 + h;
     }
     mi.source = mi.stack[done]!.to;
     dropBottom(mi, done + 1);
@@ -143,15 +191,22 @@ function updateMachine(inst: GraphInstance, mi: MachineInstance, h: number, t0: 
     const e = mi.stack[i]!;
     const d = mi.machine.transitions[e.transition]!.duration;
     e.progress = e.elapsed >= d ? 1 : e.elapsed / d;
-    e.weight = evaluateCurve(mi.machine.transitions[e.transition]!.curve, e.progress);
+    val[WEIGHT] = e.progress;
+    evaluateCurveAt(mi.machine.transitions[e.transition]!.curve, val, WEIGHT);
+    e.weight = val[WEIGHT]!;
   }
   computeWeights(mi);
 }
 
-/** Fires transition `code` (≥ 0), or teleports to state −1 − code; returns the crossfade duration. */
-function fire(inst: GraphInstance, mi: MachineInstance, code: number, t0: number): number {
+/**
+ * Fires transition `code` (≥ 0), or teleports to state −1 − code, at the sub-step start clock[T0];
+ * returns whether a crossfade started (a duration > 0).
+ */
+function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
   const m = mi.machine;
   const events = inst.result.events;
+  const t0 = clock[T0]!;
+  let ev: GraphEvent | null;
   const t = code >= 0 ? m.transitions[code]! : null;
   const to = t ? t.to : -1 - code;
   const duration = t ? t.duration : 0;
@@ -159,7 +214,8 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number, t0: number
   if (t) for (let i = 0; i < t.triggerSlots.length; i++) inst.params[t.triggerSlots[i]!] = 0;
   if (mi.depth > 0) {
     const top = mi.stack[mi.depth - 1]!;
-    pushEvent(events, "transitionInterrupted", mi.layer, m.id, top.to, top.from, top.transition, "", t0);
+    ev = queueEvent(events, "transitionInterrupted", mi.layer, m.id, top.to, top.from, top.transition, "");
+    if (ev) ev.time = t0;
     if (inst.graph.options.interruptMode === "cut") {
       mi.depth = 0;
       mi.source = from;
@@ -171,15 +227,19 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number, t0: number
   } else {
     mi.source = from;
   }
-  pushEvent(events, "transitionStarted", mi.layer, m.id, to, from, t ? t.index : -1, "", t0);
-  pushEvent(events, "stateExited", mi.layer, m.id, from, -1, -1, "", t0);
-  pushEvent(events, "stateEntered", mi.layer, m.id, to, -1, -1, "", t0);
-  enterState(inst, mi, to, from, t ? t.offset : 0);
+  ev = queueEvent(events, "transitionStarted", mi.layer, m.id, to, from, t ? t.index : -1, "");
+  if (ev) ev.time = t0;
+  ev = queueEvent(events, "stateExited", mi.layer, m.id, from, -1, -1, "");
+  if (ev) ev.time = t0;
+  ev = queueEvent(events, "stateEntered", mi.layer, m.id, to, -1, -1, "");
+  if (ev) ev.time = t0;
+  enterState(inst, mi, to, from, t ? t.index : -1);
   mi.current = to;
   if (duration <= 0) {
     mi.depth = 0;
     mi.source = to;
-    pushEvent(events, "transitionEnded", mi.layer, m.id, to, from, t ? t.index : -1, "", t0);
+    ev = queueEvent(events, "transitionEnded", mi.layer, m.id, to, from, t ? t.index : -1, "");
+    if (ev) ev.time = t0;
   } else {
     if (mi.depth === mi.stack.length) collapseOldest(inst, mi);
     const e = mi.stack[mi.depth++]!;
@@ -191,7 +251,7 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number, t0: number
     e.weight = 0;
   }
   computeWeights(mi);
-  return duration;
+  return duration > 0;
 }
 
 /** Folds the source and the oldest entry into the frozen pose (the stack is full). */
@@ -200,19 +260,24 @@ function collapseOldest(inst: GraphInstance, mi: MachineInstance): void {
   const tmp = acquire(inst);
   const e = mi.stack[0]!;
   evaluateState(inst, mi, e.to, tmp);
-  crossfade(mi.frozen, mi.frozen, tmp, e.weight, inst.graph.options.quatMode);
+  val[WEIGHT] = e.weight;
+  crossfadeAt(mi.frozen, mi.frozen, tmp, val, WEIGHT, inst.graph.options.quatMode);
   release(inst);
   mi.source = -1;
   dropBottom(mi, 1);
 }
 
-function enterState(inst: GraphInstance, mi: MachineInstance, to: number, from: number, offset: number): void {
+/** Enters state `to` from `from` by transition `transition` (−1: a teleport, offset 0). */
+function enterState(inst: GraphInstance, mi: MachineInstance, to: number, from: number, transition: number): void {
   const st = mi.machine.states[to]!;
   if (inst.graph.options.targetTime === "resume") return;
-  const cycle = stateCycle(inst, mi, to);
+  const offset = transition >= 0 ? mi.machine.transitions[transition]!.offset : 0;
+  stateCycleAt(inst, mi, to, val, CYCLE);
+  const cycle = val[CYCLE]!;
   const fromState = mi.machine.states[from]!;
   if (st.syncGroup >= 0 && st.syncGroup === fromState.syncGroup && from !== to) {
-    const n = normalizedTime(inst, mi, from);
+    normalizedTimeAt(inst, mi, from, val, NORM);
+    const n = val[NORM]!;
     const phase = n - Math.floor(n);
     mi.statePhase[to] = phase;
     mi.stateTime[to] = cycle > 0 && cycle < Infinity ? phase * cycle : 0;
@@ -235,28 +300,41 @@ function resetMachine(mi: MachineInstance): void {
   mi.statePrevTime.fill(0);
   mi.statePhase.fill(0);
   mi.statePrevPhase.fill(0);
-  for (const n of mi.nested) if (n) resetMachine(n);
+  for (let s = 0; s < mi.nested.length; s++) {
+    const n = mi.nested[s];
+    if (n) resetMachine(n);
+  }
   computeWeights(mi);
 }
 
-function advanceState(inst: GraphInstance, mi: MachineInstance, s: number, h: number, t0: number, stamp: number): void {
+/** Advances state `s` over the sub-step in `clock` (once per stamp). */
+function advanceState(inst: GraphInstance, mi: MachineInstance, s: number, stamp: number): void {
   if (mi.advancedAt[s] === stamp) return;
   mi.advancedAt[s] = stamp;
+  const t0 = clock[T0]!, h = clock[H]!;
   const st = mi.machine.states[s]!;
-  const speed = stateSpeed(inst, st);
-  const adv = h * speed;
-  const cycle = stateCycle(inst, mi, s);
+  stateSpeedAt(inst, st, val, SPEED);
+  const adv = h * val[SPEED]!;
+  stateCycleAt(inst, mi, s, val, CYCLE);
+  const cycle = val[CYCLE]!;
   mi.statePrevTime[s] = mi.stateTime[s]!;
   mi.statePrevPhase[s] = mi.statePhase[s]!;
   mi.stateTime[s] = mi.stateTime[s]! + adv;
   if (cycle > 0 && cycle < Infinity) mi.statePhase[s] = mi.statePhase[s]! + adv / cycle;
   const nested = mi.nested[s];
-  if (nested) updateMachine(inst, nested, adv, t0);
+  if (nested) {
+    clock[H] = adv;
+    updateMachine(inst, nested);
+    clock[H] = h;
+  }
   if (cycle > 0 && cycle < Infinity && adv > 0) {
     const sync = isSyncBlend(st);
-    const n0 = sync ? mi.statePrevPhase[s]! : mi.statePrevTime[s]! / cycle;
-    const n1 = sync ? mi.statePhase[s]! : mi.stateTime[s]! / cycle;
-    emitCrossings(inst, mi, st, n0, n1, cycle, t0, h);
+    crossing[0] = sync ? mi.statePrevPhase[s]! : mi.statePrevTime[s]! / cycle;
+    crossing[1] = sync ? mi.statePhase[s]! : mi.stateTime[s]! / cycle;
+    crossing[2] = cycle;
+    crossing[3] = t0;
+    crossing[4] = h;
+    emitCrossings(inst, mi, st, crossing);
   }
 }
 
@@ -265,7 +343,9 @@ function advanceState(inst: GraphInstance, mi: MachineInstance, s: number, h: nu
 
 const rmDelta = new Float64Array(4);
 
-function rootMotion(inst: GraphInstance, mi: MachineInstance, scale: number, h: number, out: Float64Array): void {
+/** Adds machine `mi`'s root motion, weighted by motion[SCALE], over motion[H] seconds of its time, to `out`. */
+function rootMotion(inst: GraphInstance, mi: MachineInstance, out: Float64Array): void {
+  const scale = motion[SCALE]!, h = motion[H]!;
   const states = mi.machine.states;
   for (let s = 0; s < states.length; s++) {
     const w = scale * mi.stateWeight[s]!;
@@ -273,7 +353,12 @@ function rootMotion(inst: GraphInstance, mi: MachineInstance, scale: number, h: 
     const st = states[s]!;
     const m = st.motion;
     if (m.kind === "machine") {
-      rootMotion(inst, mi.nested[s]!, w, h * stateSpeed(inst, st), out);
+      stateSpeedAt(inst, st, val, SPEED);
+      motion[SCALE] = w;
+      motion[H] = h * val[SPEED]!;
+      rootMotion(inst, mi.nested[s]!, out);
+      motion[SCALE] = scale;
+      motion[H] = h;
       continue;
     }
     const sources = m.kind === "clip" ? null : m.sources;
@@ -287,7 +372,8 @@ function rootMotion(inst: GraphInstance, mi: MachineInstance, scale: number, h: 
       if (isProceduralClip(src)) {
         const v = src.rootVelocity;
         if (v) {
-          const k = wc * h * stateSpeed(inst, st);
+          stateSpeedAt(inst, st, val, SPEED);
+          const k = wc * h * val[SPEED]!;
           out[0] = out[0]! + k * v[0];
           out[1] = out[1]! + k * v[1];
           out[2] = out[2]! + k * v[2];
@@ -300,7 +386,9 @@ function rootMotion(inst: GraphInstance, mi: MachineInstance, scale: number, h: 
       const u0 = sync ? mi.statePrevPhase[s]! * dur : mi.statePrevTime[s]!;
       const u1 = sync ? mi.statePhase[s]! * dur : mi.stateTime[s]!;
       if (u1 === u0) continue;
-      extractRootMotion(rmDelta, extractor, u0, u1, st.loop);
+      rootSpan[0] = u0;
+      rootSpan[1] = u1;
+      extractRootMotionAt(rmDelta, extractor, rootSpan, 0, st.loop);
       for (let k = 0; k < 4; k++) out[k] = out[k]! + wc * rmDelta[k]!;
     }
   }
@@ -317,30 +405,40 @@ function release(inst: GraphInstance): void {
   inst.poolTop--;
 }
 
-function sampleSource(inst: GraphInstance, out: Pose, src: MotionSource, mi: MachineInstance, s: number, c: number, time: number): void {
+/** Samples child `c` of state `s` at the clip time ts[ti] into `out`. */
+function sampleSource(inst: GraphInstance, out: Pose, src: MotionSource, mi: MachineInstance, s: number, c: number, ts: Float64Array, ti: number): void {
   if (isProceduralClip(src)) {
-    src.sample(out, time);
+    src.sample(out, ts[ti]!); // the callback takes a number: one heap number per sample (docs/performance.md)
     return;
   }
   const cursor = mi.cursors[s]![c]!;
-  if (inst.sampler) inst.sampler.sample(out, src, time, cursor, inst.graph.options.quatMode);
-  else sampleClip(out, src, time, cursor, inst.graph.options.quatMode);
+  const sampler = inst.sampler;
+  if (sampler) {
+    if (sampler.sampleAt) sampler.sampleAt(out, src, ts, ti, cursor, inst.graph.options.quatMode);
+    else sampler.sample(out, src, ts[ti]!, cursor, inst.graph.options.quatMode);
+  } else sampleClipAt(out, src, ts, ti, cursor, inst.graph.options.quatMode);
   const extractor = inst.graph.rootExtractors.get(src);
   if (extractor) stripRootMotion(out, extractor);
 }
 
-/** Local playback time of child `c` of state `s`. */
-function childTime(mi: MachineInstance, st: CompiledState, s: number, src: MotionSource, sync: boolean): number {
+/** Writes the local playback time of `src`, a child of state `s`, to out[o] (out[o + 1] is scratch). */
+function childTimeAt(mi: MachineInstance, st: CompiledState, s: number, src: MotionSource, sync: boolean, out: Float64Array, o: number): void {
   const dur = src.duration;
-  if (dur === Infinity) return mi.stateTime[s]!; // an endless procedural motion takes the unwrapped time
-  return wrapTime(sync ? mi.statePhase[s]! * dur : mi.stateTime[s]!, dur, st.loop);
+  if (dur === Infinity) {
+    out[o] = mi.stateTime[s]!; // an endless procedural motion takes the unwrapped time
+    return;
+  }
+  out[o] = sync ? mi.statePhase[s]! * dur : mi.stateTime[s]!;
+  out[o + 1] = dur;
+  wrapTimeAt(out, o, st.loop);
 }
 
 function evaluateState(inst: GraphInstance, mi: MachineInstance, s: number, out: Pose): void {
   const st = mi.machine.states[s]!;
   const m = st.motion;
   if (m.kind === "clip") {
-    sampleSource(inst, out, m.source, mi, s, 0, childTime(mi, st, s, m.source, false));
+    childTimeAt(mi, st, s, m.source, false, val, TIME);
+    sampleSource(inst, out, m.source, mi, s, 0, val, TIME);
     return;
   }
   if (m.kind === "machine") {
@@ -353,15 +451,16 @@ function evaluateState(inst: GraphInstance, mi: MachineInstance, s: number, out:
     const wc = w[c]!;
     if (!(wc > 0)) continue;
     const src = m.sources[c]!;
-    const t = childTime(mi, st, s, src, m.sync);
+    childTimeAt(mi, st, s, src, m.sync, val, TIME);
     if (acc === 0) {
-      sampleSource(inst, out, src, mi, s, c, t);
+      sampleSource(inst, out, src, mi, s, c, val, TIME);
       acc = wc;
     } else {
       const tmp = acquire(inst);
-      sampleSource(inst, tmp, src, mi, s, c, t);
+      sampleSource(inst, tmp, src, mi, s, c, val, TIME);
       acc += wc;
-      crossfade(out, out, tmp, wc / acc, inst.graph.options.quatMode);
+      val[WEIGHT] = wc / acc;
+      crossfadeAt(out, out, tmp, val, WEIGHT, inst.graph.options.quatMode);
       release(inst);
     }
   }
@@ -381,7 +480,8 @@ export function evaluateMachine(inst: GraphInstance, mi: MachineInstance, out: P
     const e = mi.stack[i]!;
     const tmp = acquire(inst);
     evaluateState(inst, mi, e.to, tmp);
-    crossfade(out, out, tmp, e.weight, quatMode);
+    val[WEIGHT] = e.weight;
+    crossfadeAt(out, out, tmp, val, WEIGHT, quatMode);
     release(inst);
   }
 }
@@ -395,7 +495,8 @@ export function evaluatePose(inst: GraphInstance): void {
   for (let li = 0; li < inst.layers.length; li++) {
     const layer = graph.layers[li]!;
     const mi = inst.layers[li]!;
-    const w = layerWeight(inst, li);
+    layerWeightAt(inst, li, val, LAYER_WEIGHT);
+    const w = val[LAYER_WEIGHT]!;
     if (li === 0 && layer.mode === "override" && w >= 1 && layer.mask === null) {
       evaluateMachine(inst, mi, out);
       continue;
@@ -403,6 +504,7 @@ export function evaluatePose(inst: GraphInstance): void {
     if (li === 0) copyPose(out, rest);
     if (!(w > 0)) continue;
     evaluateMachine(inst, mi, inst.layerPose);
-    applyLayer(out, out, inst.layerPose, w, layer.mask ?? undefined, layer.mode, quatMode);
+    val[LAYER_WEIGHT] = w; // evaluating may have reused the slot
+    applyLayerAt(out, out, inst.layerPose, val, LAYER_WEIGHT, layer.mask ?? undefined, layer.mode, quatMode);
   }
 }

@@ -1,5 +1,5 @@
 import type { CompiledState } from "../graph/compiled-graph.ts";
-import { pushEvent } from "../graph/graph-events.ts";
+import { queueEvent } from "../graph/graph-events.ts";
 import type { GraphInstance, MachineInstance } from "../graph/graph-instance.ts";
 
 /** Most loop crossings examined per state per sub-step (events of further loops are skipped). */
@@ -10,14 +10,25 @@ const MAX_LOOPS_PER_SUBSTEP = 64;
  * time / cycle, or the phase of a synchronised blend), in time order: an event at e seconds fires at
  * every k + e / cycle (loop), at k·2 + e/cycle and k·2 + 2 − e/cycle (pingpong, forward and back),
  * or once (clamp); clipLooped at every whole cycle (loop) or period (pingpong).
+ *
+ * `span` holds [n0, n1, cycle, t0, h]: the sub-step starts t0 seconds into the step and lasts h. The
+ * doubles come in memory, not as arguments, and each event's time is stored here rather than passed on
+ * (queueEvent): this runs for every playing state every frame, and V8 boxes a double passed to a call
+ * it does not inline into a new heap number (src/math/quat.ts explains). An event at x is stamped
+ * t0 + h·(x − n0)/(n1 − n0) (linear within the sub-step).
  */
-export function emitCrossings(inst: GraphInstance, mi: MachineInstance, st: CompiledState, n0: number, n1: number, cycle: number, t0: number, h: number): void {
+export function emitCrossings(inst: GraphInstance, mi: MachineInstance, st: CompiledState, span: Float64Array): void {
+  const n0 = span[0]!, n1 = span[1]!, cycle = span[2]!, t0 = span[3]!, h = span[4]!;
   const q = inst.result.events;
   const events = st.events;
   if (st.loop === "clamp") {
-    for (const e of events) {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
       const x = e.time / cycle;
-      if ((x >= n0 && x < n1) || (x >= 1 && n0 < 1 && n1 >= 1)) pushEvent(q, "notify", mi.layer, mi.machine.id, st.index, -1, -1, e.name, crossingTime(t0, h, n0, n1, Math.min(x, 1)));
+      if ((x >= n0 && x < n1) || (x >= 1 && n0 < 1 && n1 >= 1)) {
+        const ev = queueEvent(q, "notify", mi.layer, mi.machine.id, st.index, -1, -1, e.name);
+        if (ev) ev.time = t0 + (h * (Math.min(x, 1) - n0)) / (n1 - n0);
+      }
     }
     return;
   }
@@ -29,20 +40,24 @@ export function emitCrossings(inst: GraphInstance, mi: MachineInstance, st: Comp
     const base = k * period;
     for (let i = 0; i < events.length; i++) {
       const x = base + Math.min(events[i]!.time / cycle, 1);
-      if (x >= n0 && x < n1) pushEvent(q, "notify", mi.layer, mi.machine.id, st.index, -1, -1, events[i]!.name, crossingTime(t0, h, n0, n1, x));
+      if (x >= n0 && x < n1) {
+        const ev = queueEvent(q, "notify", mi.layer, mi.machine.id, st.index, -1, -1, events[i]!.name);
+        if (ev) ev.time = t0 + (h * (x - n0)) / (n1 - n0);
+      }
     }
     if (pingpong) {
       for (let i = events.length - 1; i >= 0; i--) {
         const x = base + 2 - Math.min(events[i]!.time / cycle, 1);
-        if (x >= n0 && x < n1 && x !== base + 1) pushEvent(q, "notify", mi.layer, mi.machine.id, st.index, -1, -1, events[i]!.name, crossingTime(t0, h, n0, n1, x));
+        if (x >= n0 && x < n1 && x !== base + 1) {
+          const ev = queueEvent(q, "notify", mi.layer, mi.machine.id, st.index, -1, -1, events[i]!.name);
+          if (ev) ev.time = t0 + (h * (x - n0)) / (n1 - n0);
+        }
       }
     }
     const loopAt = base + period;
-    if (loopAt > n0 && loopAt <= n1) pushEvent(q, "clipLooped", mi.layer, mi.machine.id, st.index, -1, -1, "", crossingTime(t0, h, n0, n1, loopAt));
+    if (loopAt > n0 && loopAt <= n1) {
+      const ev = queueEvent(q, "clipLooped", mi.layer, mi.machine.id, st.index, -1, -1, "");
+      if (ev) ev.time = t0 + (h * (loopAt - n0)) / (n1 - n0);
+    }
   }
-}
-
-/** Seconds since the start of the step at which normalised position x was crossed (linear within the sub-step). */
-function crossingTime(t0: number, h: number, n0: number, n1: number, x: number): number {
-  return t0 + (h * (x - n0)) / (n1 - n0);
 }

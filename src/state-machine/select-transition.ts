@@ -1,11 +1,13 @@
 import type { GraphInstance, MachineInstance } from "../graph/graph-instance.ts";
 import { conditionHolds } from "./condition.ts";
-import { normalizedTime } from "./state-clock.ts";
+import { normalizedTimeAt } from "./state-clock.ts";
 
 /** Tolerance on exit-time comparisons (normalised time), so an exit time of 1 fires after exactly one cycle. */
 const EXIT_EPSILON = 1e-9;
 /** "No transition". */
 export const NONE = 0x7fffffff;
+/** The source's normalised time, received in memory (state-clock.ts explains why). */
+const position = new Float64Array(1);
 
 /**
  * The first transition of `list` that may fire now, or NONE. `onlyFrom` ≥ 0 restricts to
@@ -19,7 +21,8 @@ function scan(inst: GraphInstance, mi: MachineInstance, list: Int32Array, onlyFr
     if (t.to === mi.current && t.from !== t.to && !t.canTransitionToSelf) continue;
     if (t.exitTime >= 0) {
       const s = t.from === -1 ? mi.current : t.from;
-      if (normalizedTime(inst, mi, s) < t.exitTime - EXIT_EPSILON) continue;
+      normalizedTimeAt(inst, mi, s, position, 0);
+      if (position[0]! < t.exitTime - EXIT_EPSILON) continue;
     }
     let ok = true;
     for (let c = 0; c < t.conditions.length && ok; c++) ok = conditionHolds(inst.params, t.conditions[c]!);
