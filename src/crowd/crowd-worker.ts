@@ -16,7 +16,6 @@ interface WorkerInput {
   readonly startTimes: Float64Array | null;
   readonly pose: SharedArrayBuffer;
   readonly model: SharedArrayBuffer;
-  readonly frozen: SharedArrayBuffer;
   readonly params: SharedArrayBuffer;
   readonly control: SharedArrayBuffer;
 }
@@ -29,7 +28,7 @@ try {
   const crowd = createCrowd(graph, input.count, {
     share: input.share,
     ...(input.kernel ? { kernel: loadCrowdKernelSync() } : {}),
-    buffers: { pose: input.pose, model: input.model, frozen: input.frozen, first: input.first },
+    buffers: { pose: input.pose, model: input.model, first: input.first },
   });
   const nParams = graph.params.length;
   const params = new Float64Array(input.params);

@@ -31,7 +31,7 @@ export interface CrowdWorkersOptions {
 }
 
 /**
- * A crowd split across worker threads. Every character's local pose, model matrices, frozen poses and
+ * A crowd split across worker threads. Every character's local pose, model matrices and
  * parameters live in SharedArrayBuffers, laid out as in `Crowd` (character i at the same offsets), so
  * the caller reads results in place. Frames are driven with `Atomics` (no message per frame).
  */
@@ -78,7 +78,6 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
   const nParams = graph.params.length;
   const pose = new SharedArrayBuffer(4 * count * P);
   const model = new SharedArrayBuffer(4 * count * 16 * J);
-  const frozen = new SharedArrayBuffer(4 * count * P * M);
   const params = new SharedArrayBuffer(8 * Math.max(1, count * nParams));
   const control = new SharedArrayBuffer(24);
   const paramView = new Float64Array(params);
@@ -102,7 +101,7 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
       workerData: {
         recipe, first, count: last - first, share: options.share !== false, kernel: options.kernel === true,
         startTimes: options.startTimes ? options.startTimes.slice(first, last) : null,
-        pose, model, frozen, params, control,
+        pose, model, params, control,
       },
     });
     failures.push(new Promise<never>((_, reject) => worker.once("error", (e) => {

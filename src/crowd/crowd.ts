@@ -25,11 +25,11 @@ export interface CrowdOptions {
   readonly timeQuantum?: number;
   /**
    * Buffers to build the crowd on, e.g. `SharedArrayBuffer`s so worker threads can write into them
-   * (crowd-workers.ts). Lengths in floats: pose 10·J·count, model 16·J·count, frozen 10·J·M·count
-   * (M = graph.machines.length). Default: fresh ArrayBuffers. `first` is the index of the crowd's first
+   * (crowd-workers.ts). Lengths in floats: pose 10·J·count, model 16·J·count. Default: fresh
+   * ArrayBuffers. `first` is the index of the crowd's first
    * character in those buffers (a worker evaluating characters [first, first + count)).
    */
-  readonly buffers?: { readonly pose: ArrayBufferLike; readonly model: ArrayBufferLike; readonly frozen: ArrayBufferLike; readonly first: number };
+  readonly buffers?: { readonly pose: ArrayBufferLike; readonly model: ArrayBufferLike; readonly first: number };
   /**
    * One set of clip cursors for the whole crowd instead of one per character. A cursor is only a search
    * hint (sampling gives the same result from any hint), so poses are unchanged; characters out of
@@ -56,7 +56,9 @@ export interface CrowdOptions {
  *   `step` on an instance writes straight into the buffer;
  * - `model` holds every character's model-space matrices (16 floats per joint, column-major), character
  *   i at 16·J·i, written by `evaluateCrowd`;
- * - each instance's machines keep their `frozen` poses (interrupted blends) in `frozenBuffer`;
+ * - a machine's `frozen` pose (an interrupted blend frozen in place) is created the first time a
+ *   transition freezes one, so a crowd whose graph never freezes carries none (10·J floats saved per
+ *   machine and character);
  * - scratch that only lives during one character's evaluation (the instance's pose pool and layer pose)
  *   is one set shared by the whole crowd, which is why a crowd is evaluated by one thread at a time
  *   (split a crowd across threads with `createCrowdWorkers`, each worker owning its own part).
@@ -70,7 +72,6 @@ export interface Crowd {
   readonly poseBuffer: Float32Array;
   readonly poses: readonly Pose[];
   readonly model: Float32Array;
-  readonly frozenBuffer: Float32Array;
   readonly root: Float32Array | undefined;
   /** Per character: its 16·J model-space floats, a view into `model`. */
   readonly matrices: readonly Float32Array[];
@@ -89,19 +90,41 @@ function copyRest(view: Pose, rest: Pose): void {
 }
 
 /**
- * Rebuilds a fresh instance around the crowd's buffers: its result pose and its machines' frozen poses
- * become views, and its scratch (pose pool, layer pose) the crowd's shared set. New objects are made
- * (spread), so no readonly field is written; nested machine instances keep their structure.
+ * A crowd character's machine: the fields of createInstance's machine instance, with `frozen` made on
+ * first use (a getter on the prototype, so every machine object keeps one hidden class).
+ */
+class CrowdMachine {
+  private frozenPose: Pose | null = null;
+  private readonly jointCount: number;
+  constructor(fields: Omit<MachineInstance, "frozen">, jointCount: number) {
+    this.jointCount = jointCount;
+    Object.assign(this, fields);
+  }
+  get frozen(): Pose {
+    return (this.frozenPose ??= identityPose(this.jointCount));
+  }
+}
+
+/** What createInstance's frozen poses start as: zero translations, identity rotations, unit scales. */
+function identityPose(jointCount: number): Pose {
+  return createPose(jointCount);
+}
+
+/**
+ * Rebuilds a fresh instance around the crowd's buffers: its result pose becomes a view, its scratch
+ * (pose pool, layer pose) the crowd's shared set and its machines' frozen poses lazy. New objects are
+ * made, so no readonly field is written; nested machine instances keep their structure.
  */
 function rebind(
-  inst: GraphInstance, pose: Pose, frozenOf: (machineId: number) => Pose, pool: Pose[], layerPose: Pose, sampler: SampleCache,
-  cursors: MachineInstance["cursors"][] | null,
+  inst: GraphInstance, pose: Pose, pool: Pose[], layerPose: Pose, sampler: SampleCache, cursors: MachineInstance["cursors"][] | null,
 ): GraphInstance {
+  const J = inst.graph.skeleton.jointCount;
   const machines: MachineInstance[] = new Array<MachineInstance>(inst.machines.length);
   const copy = (mi: MachineInstance): MachineInstance => {
     const id = mi.machine.id;
     const shared = cursors ? (cursors[id] ??= mi.cursors) : mi.cursors;
-    const c: MachineInstance = { ...mi, frozen: frozenOf(id), cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) };
+    const { frozen: _dropped, ...fields } = mi;
+    const c = new CrowdMachine({ ...fields, cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J) as unknown as MachineInstance;
     machines[mi.machine.id] = c;
     return c;
   };
@@ -127,14 +150,10 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   const kernelSide = options.kernel ? createWasmCrowd(options.kernel, graph, count, options.root) : null;
   const poseBuffer = kernelSide ? kernelSide.poseBuffer : external ? external.pose : new Float32Array(count * P);
   const model = kernelSide ? kernelSide.model : external ? external.model : new Float32Array(count * 16 * J);
-  const frozenBuffer = kernelSide
-    ? kernelSide.frozenBuffer
-    : b ? new Float32Array(b.frozen, 4 * first * P * M, count * P * M) : new Float32Array(count * P * M);
   const rest = graph.skeleton.rest;
   const pool: Pose[] = [];
   for (let i = 0; i < 4 + 2 * M; i++) pool.push(createPose(J));
   const layerPose = createPose(J);
-  const identity = createPose(J);
   const cache = createSampleCache(graph, options.share !== false, options.timeQuantum ?? 0);
   const poses: Pose[] = [];
   const matrices: Float32Array[] = [];
@@ -143,17 +162,12 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   for (let i = 0; i < count; i++) {
     const pose = poseView(poseBuffer, i * P, J);
     copyRest(pose, rest);
-    const frozenOf = (id: number): Pose => {
-      const v = poseView(frozenBuffer, (i * M + id) * P, J);
-      copyRest(v, identity); // what createInstance's frozen poses start as
-      return v;
-    };
     poses.push(pose);
     matrices.push(model.subarray(16 * J * i, 16 * J * (i + 1)));
-    instances.push(rebind(createInstance(graph), pose, frozenOf, pool, layerPose, cache, cursors));
+    instances.push(rebind(createInstance(graph), pose, pool, layerPose, cache, cursors));
   }
   return {
-    graph, count, jointCount: J, instances, poseBuffer, poses, model, matrices, frozenBuffer, root: options.root, cache,
+    graph, count, jointCount: J, instances, poseBuffer, poses, model, matrices, root: options.root, cache,
     wasm: kernelSide ? kernelSide.wasm : null, mirror: kernelSide ? external : null,
   };
 }

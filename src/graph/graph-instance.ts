@@ -138,23 +138,37 @@ export function motionSources(state: CompiledState): readonly MotionSource[] {
   return m.sources;
 }
 
+/** Shared by every state without grid cells (read-only in practice: nothing writes a 0-length array). */
+const NO_CELLS = new Float64Array(0);
+
 function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, layer: number, all: MachineInstance[]): MachineInstance {
   const n = machine.states.length;
   const J = graph.skeleton.jointCount;
   const depthCap = graph.options.maxStackDepth;
+  // One float64 and one int32 store per machine, every per-state array a view into them: a typed
+  // array with its own buffer costs ~200 bytes of bookkeeping however short it is, and a crowd keeps
+  // thousands of these (docs/performance.md, per-character state).
+  const childCounts = machine.states.map((s) => motionSources(s).length);
+  const cellCounts = machine.states.map((s) => (s.motion.kind === "blend2d" && s.motion.grid ? s.motion.grid.cellSample.length : 0));
+  const f64 = new Float64Array(5 * n + childCounts.reduce((a, b) => a + b, 0) + cellCounts.reduce((a, b) => a + b, 0));
+  const i32 = new Int32Array(n + Math.max(1, n));
+  let o = 0;
+  const take = (k: number): Float64Array => f64.subarray(o, (o += k));
+  const stateTime = take(n), statePrevTime = take(n), statePhase = take(n), statePrevPhase = take(n), stateWeight = take(n);
+  const childWeights = childCounts.map(take);
+  const cellWeights = cellCounts.map((k) => (k > 0 ? take(k) : NO_CELLS));
   const mi: MachineInstance = {
     machine, layer, current: machine.entry, source: machine.entry, depth: 0,
     stack: Array.from({ length: depthCap }, () => ({ transition: -1, from: -1, to: -1, elapsed: 0, progress: 0, weight: 0 })),
     frozen: createPose(J),
-    stateTime: new Float64Array(n), statePrevTime: new Float64Array(n),
-    statePhase: new Float64Array(n), statePrevPhase: new Float64Array(n),
-    advancedAt: new Int32Array(n).fill(-1),
-    stateWeight: new Float64Array(n), frozenWeight: 0,
-    childWeights: machine.states.map((s) => new Float64Array(motionSources(s).length)),
-    cellWeights: machine.states.map((s) => (s.motion.kind === "blend2d" && s.motion.grid ? new Float64Array(s.motion.grid.cellSample.length) : new Float64Array(0))),
+    stateTime, statePrevTime, statePhase, statePrevPhase,
+    advancedAt: i32.subarray(0, n).fill(-1),
+    stateWeight, frozenWeight: 0,
+    childWeights,
+    cellWeights,
     cursors: machine.states.map((s) => motionSources(s).map((src) => (isProceduralClip(src) ? null : createClipCursor(src)))),
     nested: [],
-    travelPath: new Int32Array(Math.max(1, n)), travelLength: 0, travelNext: 0,
+    travelPath: i32.subarray(n), travelLength: 0, travelNext: 0,
   };
   all[machine.id] = mi;
   (mi as unknown as { nested: (MachineInstance | null)[] }).nested = machine.states.map((s) =>

@@ -117,7 +117,7 @@ test("evaluateCrowd retains nothing: the heap stays flat over many frames", () =
   assert.ok(growth < 96 * 1024, `heap grew by ${growth} bytes over 2,000 frames`);
 });
 
-test("per-character state: contiguous pose/frozen bytes and retained heap per character", async () => {
+test("per-character state: contiguous pose bytes, frozen poses only once a transition freezes, retained heap per character", async () => {
   const g = await robotGraph({ eventCapacity: 16, maxStackDepth: 4 });
   gc();
   const h0 = process.memoryUsage().heapUsed;
@@ -125,12 +125,12 @@ test("per-character state: contiguous pose/frozen bytes and retained heap per ch
   evaluateCrowd(crowd, 1 / 60);
   gc();
   const heapPerChar = (process.memoryUsage().heapUsed - h0) / 300;
-  const bufferPerChar = (crowd.poseBuffer.byteLength + crowd.frozenBuffer.byteLength + crowd.model.byteLength) / 300;
-  // Typed-array storage: local pose 10·J floats, one frozen pose per machine (2), model matrices 16·J.
-  assert.equal(bufferPerChar, 4 * (10 * J * 3 + 16 * J));
+  const bufferPerChar = (crowd.poseBuffer.byteLength + crowd.model.byteLength) / 300;
+  // Typed-array storage: local pose 10·J floats and model matrices 16·J; frozen poses are made on demand.
+  assert.equal(bufferPerChar, 4 * (10 * J + 16 * J));
   // Objects (instances, machine state, cursors hints are shared): measured ≈ 12 KiB; guard against regressions.
   assert.ok(heapPerChar < 16 * 1024, `retained heap per character: ${heapPerChar} bytes`);
-  process.stdout.write(`# robot graph: ${Math.round(heapPerChar)} B heap + ${4 * 10 * J * 3} B poses per character (+ ${64 * J} B model matrices)\n`);
+  process.stdout.write(`# robot graph: ${Math.round(heapPerChar)} B heap + ${4 * 10 * J} B pose per character (+ ${64 * J} B model matrices)\n`);
 });
 
 test("quantised sharing: out-of-phase characters share samples, poses within the q/2 time error", () => {

@@ -61,6 +61,17 @@ function stage(w: WasmCrowd, inst: GraphInstance, dst: number, src: MotionSource
   emit(w, OP.load, dst, pose.t.byteOffset, 0, 0, 0);
 }
 
+/** The frozen pose is a JS pose: copied into staging, then loaded. */
+function loadFrozen(w: WasmCrowd, dst: number, mi: MachineInstance): void {
+  if (w.stagingTop === STAGING_CAPACITY) flush(w);
+  const pose = w.staging[w.stagingTop++]!;
+  const frozen = mi.frozen;
+  pose.t.set(frozen.t);
+  pose.r.set(frozen.r);
+  pose.s.set(frozen.s);
+  emit(w, OP.load, dst, pose.t.byteOffset, 0, 0, 0);
+}
+
 /** Samples child c of state s at time x[0]. */
 function sampleSource(w: WasmCrowd, inst: GraphInstance, dst: number, src: MotionSource, mi: MachineInstance, s: number, c: number): void {
   const id = mi.machine.id;
@@ -119,7 +130,7 @@ function recordMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, o
     return;
   }
   if (mi.source >= 0) recordState(w, inst, mi, mi.source, out);
-  else emit(w, OP.load, out, mi.frozen.t.byteOffset, 0, 0, 0);
+  else loadFrozen(w, out, mi);
   for (let i = 0; i < mi.depth; i++) {
     const e = mi.stack[i]!;
     const tmp = acquire(w);
@@ -131,8 +142,7 @@ function recordMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, o
 
 /**
  * Records character `index`'s layered pose (as `evaluatePose`) followed by its output: the local pose
- * into the crowd's pose buffer and the model-space matrices into its model buffer. Requires the
- * instance's `frozen` poses to live in the kernel's memory (createCrowd with a kernel does that).
+ * into the crowd's pose buffer and the model-space matrices into its model buffer.
  */
 export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number): void {
   const graph = inst.graph;

@@ -1,8 +1,8 @@
 // A crowd's WebAssembly side: one kernel instance with its own memory, laid out once at creation and
 // never grown (so every typed-array view into it stays valid). Layout, from the module's heap base:
 //   parents (i32 × J) | rest slot | root matrix | layer masks | packed clips | pose slots |
-//   staging AoS poses (JS-sampled motions) | command list | the crowd's local poses, model matrices
-//   and frozen poses (the `Crowd` buffers themselves).
+//   staging AoS poses (JS-sampled motions, frozen poses) | command list | the crowd's local poses and
+//   model matrices (the `Crowd` buffers themselves).
 import type { Clip } from "../../clip/clip.ts";
 import type { CompiledGraph, CompiledMachine } from "../../graph/compiled-graph.ts";
 import { isProceduralClip, type MotionSource } from "../../graph/motion-source.ts";
@@ -55,7 +55,6 @@ export interface WasmCrowd {
   /** Byte addresses of the crowd buffers. */
   readonly poseAt: number;
   readonly modelAt: number;
-  readonly frozenAt: number;
 }
 
 const align16 = (n: number): number => (n + 15) & ~15;
@@ -72,11 +71,10 @@ function nestingDepth(m: CompiledMachine): number {
  * the kernel's memory). Allocates once; nothing here runs per frame.
  */
 export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count: number, root: Float32Array | undefined): {
-  wasm: WasmCrowd; poseBuffer: Float32Array; model: Float32Array; frozenBuffer: Float32Array;
+  wasm: WasmCrowd; poseBuffer: Float32Array; model: Float32Array;
 } {
   const skeleton = graph.skeleton;
   const J = skeleton.jointCount;
-  const M = graph.machines.length;
   const slot = slotBytes(J);
   const G = Math.ceil(J / 4);
   const clips: { clip: Clip; times: Float32Array }[] = [];
@@ -110,7 +108,6 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
   const commandsAt = at; at += 32 * COMMAND_CAPACITY;
   const poseAt = at; at += count * 40 * J;
   const modelAt = at; at += count * 64 * J;
-  const frozenAt = at; at += count * M * 40 * J;
   const memory = new WebAssembly.Memory({ initial: Math.ceil(at / 65536) + 1 });
   const instance = new WebAssembly.Instance(kernel.module, { env: { memory } });
   const buf = memory.buffer;
@@ -156,12 +153,11 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
     rotMode: graph.options.quatMode === "nlerp" ? 0 : 1,
     restSlot: restAt, rootAt, masks: Int32Array.from(maskAt), packed, strips, sourceHeader, sourceStrip,
     slotBase, slotStride: slot, slotCount, slotTop: 0, staging, stagingTop: 0, commandsAt, count: 0,
-    poseAt, modelAt, frozenAt,
+    poseAt, modelAt,
   };
   return {
     wasm,
     poseBuffer: new Float32Array(buf, poseAt, count * 10 * J),
     model: new Float32Array(buf, modelAt, count * 16 * J),
-    frozenBuffer: new Float32Array(buf, frozenAt, count * M * 10 * J),
   };
 }
