@@ -73,7 +73,6 @@ export async function buildGraph(recipe: GraphRecipe): Promise<CompiledGraph> {
 export async function createCrowdWorkers(recipe: GraphRecipe, count: number, options: CrowdWorkersOptions): Promise<CrowdWorkers> {
   const graph = await buildGraph(recipe);
   const J = graph.skeleton.jointCount;
-  const M = graph.machines.length;
   const P = poseStride(J);
   const nParams = graph.params.length;
   const pose = new SharedArrayBuffer(4 * count * P);

@@ -129,7 +129,14 @@ function rebind(
     return c;
   };
   const layers = inst.layers.map(copy);
-  return { ...inst, layers, machines, result: { ...inst.result, pose }, pool, layerPose, sampler };
+  // A literal, not a spread: `time` must start as a double field (0.5 here, reset below) so that
+  // `time += dt` updates it in place; a spread copy keeps it tagged and every step would box the sum.
+  const out: GraphInstance = {
+    graph: inst.graph, params: inst.params, layers, machines, time: 0.5, stamp: inst.stamp,
+    result: { ...inst.result, pose }, pool, poolTop: 0, layerPose, sampler,
+  };
+  out.time = inst.time;
+  return out;
 }
 
 /**

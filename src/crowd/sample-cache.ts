@@ -5,7 +5,7 @@ import type { ClipSampler } from "../graph/graph-instance.ts";
 import { isProceduralClip } from "../graph/motion-source.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
-import { sampleClip } from "../clip/sample-clip.ts";
+import { sampleClipAt } from "../clip/sample-clip.ts";
 
 /** Cache slots per clip: distinct sample times of one clip that one frame can share. */
 export const SLOTS_PER_CLIP = 16;
@@ -94,9 +94,18 @@ class SharedSampler implements SampleCache {
     }
   }
 
+  /** Scratch for sample times: a double passed to a call V8 does not inline is boxed (step.ts). */
+  private readonly times = new Float64Array(2);
+
   sample(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation): void {
+    this.times[1] = time;
+    this.sampleAt(out, clip, this.times, 1, cursor, quatMode);
+  }
+
+  sampleAt(out: Pose, clip: Clip, ts: Float64Array, ti: number, cursor: ClipCursor, quatMode: QuatInterpolation): void {
+    const time = ts[ti]!;
     if (!this.share) {
-      sampleClip(out, clip, time, cursor, quatMode);
+      sampleClipAt(out, clip, ts, ti, cursor, quatMode);
       return;
     }
     if (this.timeQuantum > 0) {
@@ -108,7 +117,8 @@ class SharedSampler implements SampleCache {
         let pose = grid.poses[k];
         if (!pose) pose = grid.poses[k] = createPose(this.jointCount); // first use only
         if (grid.frames[k] !== this.frame) {
-          sampleClip(pose, clip, k * q, cursor, quatMode);
+          this.times[0] = k * q;
+          sampleClipAt(pose, clip, this.times, 0, cursor, quatMode);
           grid.frames[k] = this.frame;
           this.stores++;
         } else {
@@ -120,7 +130,7 @@ class SharedSampler implements SampleCache {
     }
     const slots = this.slots.get(clip);
     if (!slots || quatMode !== this.quatMode) {
-      sampleClip(out, clip, time, cursor, quatMode);
+      sampleClipAt(out, clip, ts, ti, cursor, quatMode);
       return;
     }
     bits[0] = time;
@@ -130,7 +140,7 @@ class SharedSampler implements SampleCache {
       const k = (h + p) & (SLOTS_PER_CLIP - 1);
       if (slots.frames[k] !== frame) {
         const pose = slots.poses[k]!;
-        sampleClip(pose, clip, time, cursor, quatMode);
+        sampleClipAt(pose, clip, ts, ti, cursor, quatMode);
         slots.frames[k] = frame;
         slots.times[k] = time;
         copyInto(out, pose);
@@ -144,7 +154,7 @@ class SharedSampler implements SampleCache {
       }
     }
     this.misses++;
-    sampleClip(out, clip, time, cursor, quatMode);
+    sampleClipAt(out, clip, ts, ti, cursor, quatMode);
   }
 }
 

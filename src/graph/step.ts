@@ -422,7 +422,7 @@ function sampleSource(inst: GraphInstance, out: Pose, src: MotionSource, mi: Mac
 }
 
 /** Writes the local playback time of `src`, a child of state `s`, to out[o] (out[o + 1] is scratch). */
-function childTimeAt(mi: MachineInstance, st: CompiledState, s: number, src: MotionSource, sync: boolean, out: Float64Array, o: number): void {
+export function childTimeAt(mi: MachineInstance, st: CompiledState, s: number, src: MotionSource, sync: boolean, out: Float64Array, o: number): void {
   const dur = src.duration;
   if (dur === Infinity) {
     out[o] = mi.stateTime[s]!; // an endless procedural motion takes the unwrapped time

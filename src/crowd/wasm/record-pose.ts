@@ -2,11 +2,9 @@
 // evaluateMachine / evaluateState, operation for operation (same order, weights and fallbacks), with
 // poses replaced by kernel slots: the kernel then does the sampling, blending and model-space work.
 import { sampleClip } from "../../clip/sample-clip.ts";
-import { wrapTime } from "../../clip/wrap-time.ts";
-import type { CompiledState } from "../../graph/compiled-graph.ts";
 import type { GraphInstance, MachineInstance } from "../../graph/graph-instance.ts";
 import { isProceduralClip, type MotionSource } from "../../graph/motion-source.ts";
-import { layerWeight } from "../../graph/step.ts";
+import { childTimeAt, layerWeightAt } from "../../graph/step.ts";
 import { stripRootMotion } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
 import { COMMAND_CAPACITY, OP, STAGING_CAPACITY, type WasmCrowd } from "./wasm-crowd.ts";
@@ -24,7 +22,7 @@ export function flush(w: WasmCrowd): void {
 // whenever it does not inline the call, and this runs per character per frame. Times and weights go
 // through `x` (one float64 of scratch) or straight into the command's float64 field, whose index
 // `emit` returns.
-const x = new Float64Array(1);
+const x = new Float64Array(3); // [0] a time, [1] its scratch, [2] a layer weight
 
 /** Appends a command (its float64 operand zeroed) and returns the float64 index of that operand. */
 function emit(w: WasmCrowd, op: number, a: number, b: number, c: number, d: number, e: number): number {
@@ -85,17 +83,11 @@ function sampleSource(w: WasmCrowd, inst: GraphInstance, dst: number, src: Motio
   if (strip !== 0) emit(w, OP.strip, dst, strip, 0, 0, 0);
 }
 
-/** Local playback time of a child (step.ts's childTime), into x[0]. */
-function childTime(mi: MachineInstance, st: CompiledState, s: number, src: MotionSource, sync: boolean): void {
-  const dur = src.duration;
-  x[0] = dur === Infinity ? mi.stateTime[s]! : wrapTime(sync ? mi.statePhase[s]! * dur : mi.stateTime[s]!, dur, st.loop);
-}
-
 function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, s: number, out: number): void {
   const st = mi.machine.states[s]!;
   const m = st.motion;
   if (m.kind === "clip") {
-    childTime(mi, st, s, m.source, false);
+    childTimeAt(mi, st, s, m.source, false, x, 0);
     sampleSource(w, inst, out, m.source, mi, s, 0);
     return;
   }
@@ -109,7 +101,7 @@ function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, s: 
     const wc = weights[c]!;
     if (!(wc > 0)) continue;
     const src = m.sources[c]!;
-    childTime(mi, st, s, src, m.sync);
+    childTimeAt(mi, st, s, src, m.sync, x, 0);
     if (acc === 0) {
       sampleSource(w, inst, out, src, mi, s, c);
       acc = wc;
@@ -152,7 +144,8 @@ export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number
   for (let li = 0; li < inst.layers.length; li++) {
     const layer = graph.layers[li]!;
     const mi = inst.layers[li]!;
-    const weight = layerWeight(inst, li);
+    layerWeightAt(inst, li, x, 2);
+    const weight = x[2]!;
     if (li === 0 && layer.mode === "override" && weight >= 1 && layer.mask === null) {
       recordMachine(w, inst, mi, out);
       continue;

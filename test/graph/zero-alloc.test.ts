@@ -1,0 +1,155 @@
+// Steady-state allocation of the per-frame path, in bytes, exactly: once warm, `step` on the robot
+// example graph allocates nothing at all (docs/performance.md, "Allocation"). test/graph/heap.test.ts
+// checks that nothing is retained; this checks that nothing is even created, which also keeps the
+// garbage collector out of a frame.
+//
+// Method. After a full GC, the bytes V8 reports in use grow by exactly what is allocated until the next
+// collection. So batches of frames run between two readings, and a batch during which a collection ran
+// (v8.GCProfiler; in a synchronous loop only allocation triggers one) counts as allocating. A batch's
+// reading also holds a constant that is not per frame (the statistics objects; V8 recreating a few
+// internal objects after the forced GC, 144 bytes here), so batches of F and of 2F frames are compared:
+// the difference is what F frames allocate. V8 also allocates for itself while still compiling (code,
+// feedback, deoptimisation data), at moments that depend on background threads, so each batch size
+// keeps its minimum over several batches: a per-frame allocation shows in every batch, late compiler
+// work does not.
+//
+// The frame scripts pass integers and module constants only: a double computed in the test and passed
+// to setParam or step would be boxed by the test itself.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { GCProfiler, getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { createCrowd, evaluateCrowd, loadCrowdKernelSync } from "../../src/crowd/index.ts";
+import { setParam, trigger } from "../../src/graph/commands.ts";
+import { compileGraph } from "../../src/graph/compile-graph.ts";
+import type { CompiledGraph, RuntimeOptions } from "../../src/graph/compiled-graph.ts";
+import { createInstance, type GraphInstance } from "../../src/graph/graph-instance.ts";
+import { step } from "../../src/graph/step.ts";
+import { loadGltf } from "../../src/io/gltf/index.ts";
+import { readGraphSpec } from "../../src/spec/parse-graph-spec.ts";
+import { repoPath } from "../helpers/assets.ts";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const DT = 1 / 60;
+const SPIKE = 0.35;
+const HALF = 0.5;
+const WARM_FRAMES = 4000;
+const BATCH_FRAMES = 100;
+const BATCHES = 8;
+
+const spec = readGraphSpec(repoPath("examples/robot/robot.animgraph.json")).spec!;
+const gltf = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
+
+function robotGraph(options: RuntimeOptions): CompiledGraph {
+  const compiled = compileGraph(spec, gltf.skeletons[0]!, gltf.clips, options);
+  assert.ok(compiled.graph, JSON.stringify(compiled.diagnostics));
+  return compiled.graph;
+}
+
+/**
+ * Character i's commands at frame k: speed through idle, walk and the walk/run blend (0..6), jumps and
+ * punches that interrupt crossfades, emotes on the masked additive layer at two weights. Every
+ * character is at a different point of the script, so all paths run in every frame range.
+ */
+function drive(inst: GraphInstance, i: number, k: number): void {
+  const q = k + 53 * i;
+  setParam(inst, "speed", (q >> 5) % 7);
+  if (q % 97 === 0) trigger(inst, "jump");
+  if (q % 131 === 0) trigger(inst, "punch");
+  if (q % 50 === 0) setParam(inst, "emote", ((q / 50) | 0) % 4);
+  // Two calls rather than `q % 140 === 0 ? HALF : 1`, which V8 would box (see `frame` below).
+  if (q % 140 === 0) setParam(inst, "emoteWeight", HALF);
+  else if (q % 70 === 0) setParam(inst, "emoteWeight", 1);
+}
+
+/** Frame spikes, sub-stepped (maxSubstep 0.1 s), so the sub-step path is measured too. */
+function isSpike(k: number): boolean {
+  return k % 240 === 239;
+}
+
+/** Bytes in use on the JS heap (every space). */
+function heapInUse(): number {
+  let total = 0;
+  for (const space of getHeapSpaceStatistics()) total += space.space_used_size;
+  return total;
+}
+
+/** Bytes allocated while running `frames` frames from frame `first` (Infinity when a GC ran meanwhile). */
+function allocatedBy(frame: (k: number) => void, first: number, frames: number): number {
+  gc();
+  const profiler = new GCProfiler();
+  profiler.start();
+  const before = heapInUse();
+  for (let k = first; k < first + frames; k++) frame(k);
+  const after = heapInUse();
+  const collections = profiler.stop().statistics.length;
+  return collections > 0 ? Infinity : after - before;
+}
+
+/**
+ * Warms up, then the bytes allocated per BATCH_FRAMES frames: min over BATCHES batches of 2·BATCH_FRAMES
+ * frames minus min over as many batches of BATCH_FRAMES frames (see the method above).
+ */
+function steadyAllocation(frame: (k: number) => void): { bytes: number; single: number[]; double: number[] } {
+  let k = 0;
+  for (; k < WARM_FRAMES; k++) frame(k);
+  const single: number[] = [];
+  const double: number[] = [];
+  for (let b = 0; b < BATCHES; b++) {
+    single.push(allocatedBy(frame, k, BATCH_FRAMES));
+    k += BATCH_FRAMES;
+    double.push(allocatedBy(frame, k, 2 * BATCH_FRAMES));
+    k += 2 * BATCH_FRAMES;
+  }
+  return { bytes: Math.min(...double) - Math.min(...single), single, double };
+}
+
+function report(r: { single: number[]; double: number[] }): string {
+  return `batches of ${BATCH_FRAMES} frames: ${r.single.join(", ")}; of ${2 * BATCH_FRAMES}: ${r.double.join(", ")}`;
+}
+
+test("step allocates 0 bytes per frame once warm (robot example graph, exact and deterministic slerp)", () => {
+  // Root motion on: extraction and stripping run every frame. Half the characters use the deterministic
+  // (polynomial) slerp, so both quaternion paths are measured.
+  const graphs = [robotGraph({ rootMotion: "auto" }), robotGraph({ rootMotion: "auto", deterministic: true })];
+  const instances = Array.from({ length: 24 }, (_, i) => createInstance(graphs[i % 2]!));
+  const frame = (k: number): void => {
+    const spike = isSpike(k);
+    for (let i = 0; i < instances.length; i++) {
+      const inst = instances[i]!;
+      drive(inst, i, k);
+      // Two calls rather than one with `spike ? SPIKE : DT`: V8 would merge the two constants into a
+      // computed double and box it for the call, in the test's own code.
+      if (spike) step(inst.graph, inst, SPIKE);
+      else step(inst.graph, inst, DT);
+    }
+  };
+  const r = steadyAllocation(frame);
+  assert.equal(r.bytes, 0, `bytes allocated by ${BATCH_FRAMES} frames × ${instances.length} characters (${report(r)})`);
+});
+
+test("evaluateCrowd allocates 0 bytes per frame once warm (robot example graph)", () => {
+  const graph = robotGraph({ rootMotion: "auto" });
+  const crowd = createCrowd(graph, 24);
+  const frame = (k: number): void => {
+    for (let i = 0; i < crowd.count; i++) drive(crowd.instances[i]!, i, k);
+    if (isSpike(k)) evaluateCrowd(crowd, SPIKE);
+    else evaluateCrowd(crowd, DT);
+  };
+  const r = steadyAllocation(frame);
+  assert.equal(r.bytes, 0, `bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
+});
+
+test("evaluateCrowd with the WebAssembly kernel allocates 0 bytes per frame once warm (robot example graph)", () => {
+  const graph = robotGraph({ rootMotion: "auto" });
+  const crowd = createCrowd(graph, 24, { kernel: loadCrowdKernelSync() });
+  const frame = (k: number): void => {
+    for (let i = 0; i < crowd.count; i++) drive(crowd.instances[i]!, i, k);
+    if (isSpike(k)) evaluateCrowd(crowd, SPIKE);
+    else evaluateCrowd(crowd, DT);
+  };
+  const r = steadyAllocation(frame);
+  assert.equal(r.bytes, 0, `bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
+});
