@@ -129,8 +129,10 @@ export function detectSampleRate(clip: Clip): number {
 }
 
 /**
- * Compresses `clip`: keyframe reduction under a model-space error bound, then quantisation, tightened
- * track by track until every joint's virtual-vertex error is within `tolerance` (docs/compression.md).
+ * Compresses `clip` onto a uniform key grid: every key is predicted (coarse keys from the two before
+ * them, fine keys from the coarse keys around them) and its quantised prediction error stored, with
+ * steps tightened track by track, then loosened block by block, so that every joint's virtual-vertex
+ * error stays within `tolerance` (docs/compression.md).
  * Never modifies `clip`. Returns diagnostics instead of throwing on unusable options or clips.
  */
 export function compressClip(clip: Clip, options: CompressOptions = {}): CompressResult {

@@ -212,3 +212,30 @@ test("every coarse key spacing meets the tolerance; a denser spacing holds more 
   assert.equal(compressClip(clip, { coarseShift: 0 }).diagnostics[0]?.code, "E_COMPRESS_OPTION");
   assert.equal(compressClip(clip, { coarseShift: 5 }).diagnostics[0]?.code, "E_COMPRESS_OPTION");
 });
+
+test("clips of 2 and 3 frames, and a far-off translation at a tight tolerance, compress and sample", () => {
+  const skeleton = createSkeleton({ names: ["root", "child"], parents: [-1, 0] });
+  for (const n of [2, 3]) {
+    const times = Float32Array.from({ length: n }, (_, i) => i / 30);
+    const rotations = new Float32Array(4 * n);
+    for (let i = 0; i < n; i++) rotations.set([Math.sin(0.3 * i), 0, 0, Math.cos(0.3 * i)], 4 * i);
+    const clip = createClip({
+      name: `short${n}`, skeleton,
+      tracks: [
+        // 5 km away and moving by metres a frame, at a 10 µm tolerance: residuals near the 24-bit limit.
+        { joint: 0, path: "translation", interpolation: "LINEAR", stride: 3, times, values: Float32Array.from({ length: 3 * n }, (_, k) => 5000 + 3 * Math.floor(k / 3) * (k % 3)) },
+        { joint: 1, path: "rotation", interpolation: "LINEAR", stride: 4, times, values: rotations },
+      ],
+    });
+    const result = compressClip(clip, { tolerance: 1e-5 });
+    assert.ok(result.compressed && result.stats, `${n} frames`);
+    assert.equal(result.stats.frameCount, n);
+    assert.ok(result.stats.maxError <= 1e-5, `${n} frames: ${result.stats.maxError}`);
+    const pose = createPose(2);
+    const cursor = createCompressedClipCursor(result.compressed);
+    for (const t of [0, 0.01, 1 / 30, 0.05, clip.duration, 5]) {
+      sampleCompressedClip(pose, result.compressed, t, cursor);
+      assert.ok([...pose.t, ...pose.r].every(Number.isFinite));
+    }
+  }
+});

@@ -34,7 +34,7 @@ export const compressCommand: CliCommand = {
   register(program, ctx) {
     program
       .command("compress")
-      .description("Compress clips (keyframe reduction + quantisation) under a model-space error bound into an .agc file")
+      .description("Compress clips (predicted keys, quantised residuals) under a model-space error bound into an .agc file")
       .argument("<input>", "a .bvh, .glb or .gltf file")
       .requiredOption("--tolerance <length>", "largest virtual-vertex error, with a unit: 0.1mm, 1e-4m, 0.01cm")
       .requiredOption("--out <file>", "the .agc file to write (atomically)")
