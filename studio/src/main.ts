@@ -2,8 +2,8 @@
 import * as THREE from "three";
 import { GLTFLoader, type GLTF } from "three/examples/jsm/loaders/GLTFLoader.js";
 import {
-  compileGraph, createInstance, getParam, hasErrors, lintDocument, loadGltf, parseJsonText, setParam, step, travel,
-  type Clip, type CompiledGraph, type Diagnostic, type GraphInstance, type GraphSpec, type Skeleton,
+  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, loadGltf, parseJsonText, setParam, step, travel,
+  type Clip, type CompiledGraph, type Crowd, type CrowdKernel, type Diagnostic, type GraphInstance, type GraphSpec, type Skeleton,
 } from "animgraph";
 import { applyPoseToThree, bindThreeSkeleton, type ThreeBinding } from "animgraph/three";
 import { createBlendView, type BlendView } from "./blend-view.ts";
@@ -17,7 +17,7 @@ import { createViewport } from "./viewport.ts";
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 interface Character { name: string; gltf: GLTF; skeleton: Skeleton; clips: readonly Clip[]; binding: ThreeBinding; root: THREE.Object3D }
-interface Live { spec: GraphSpec; graph: CompiledGraph; instance: GraphInstance; graphView: GraphView; paramsView: ParamsView; blendView: BlendView | undefined; crowd: GraphInstance[] }
+interface Live { spec: GraphSpec; graph: CompiledGraph; instance: GraphInstance; graphView: GraphView; paramsView: ParamsView; blendView: BlendView | undefined; crowd: Crowd | null }
 
 const viewport = createViewport($("viewport"));
 const log = createLogView($("findings"), $("events"));
@@ -28,6 +28,11 @@ let character: Character | undefined;
 let live: Live | undefined;
 let graphFile = "robot.animgraph.json";
 let graphText = "";
+// The crowd toggle evaluates with the WebAssembly SIMD kernel where the browser has it (all current ones).
+let crowdKernel: CrowdKernel | null = null;
+const kernelReady = crowdKernelSupported()
+  ? loadCrowdKernel().then((k) => { crowdKernel = k; }, () => { crowdKernel = null; })
+  : Promise.resolve();
 let frames = 0;
 const evalTimes = new Float64Array(60);
 
@@ -84,7 +89,7 @@ function reloadGraph(text: string, file: string): void {
   const getInstance = (): GraphInstance => live!.instance;
   const paramsView = createParamsView($("params"), lint.spec, getInstance, () => {});
   const blendView = createBlendView($("blend"), $("blend-weights"), $("blend-sum"), compiled, getInstance, () => {});
-  live = { spec: lint.spec, graph: compiled, instance, graphView, paramsView, blendView, crowd: [] };
+  live = { spec: lint.spec, graph: compiled, instance, graphView, paramsView, blendView, crowd: null };
   setCrowd($<HTMLInputElement>("toggle-crowd").checked);
   document.body.dataset["graph"] = "ok";
   status.textContent = `${character?.name ?? ""} · ${file}`;
@@ -103,8 +108,8 @@ function selectFinding(d: Diagnostic): void {
 function setCrowd(on: boolean): void {
   if (!live) return;
   const n = Math.max(1, Math.min(5000, Number($<HTMLInputElement>("crowd-size").value) || 300));
-  live.crowd = on ? Array.from({ length: n }, () => createInstance(live!.graph)) : [];
-  live.crowd.forEach((c, i) => {
+  live.crowd = on ? createCrowd(live.graph, n, crowdKernel ? { kernel: crowdKernel } : {}) : null;
+  live.crowd?.instances.forEach((c, i) => {
     for (const p of live!.graph.params) if (p.type === "float") setParam(c, p.name, ((i * 7919) % 100) / 100 * 3);
   });
 }
@@ -117,7 +122,7 @@ function frame(now: number): void {
   if (live && character && !$<HTMLInputElement>("toggle-pause").checked) {
     const t0 = performance.now();
     step(live.graph, live.instance, dt);
-    for (const c of live.crowd) step(live.graph, c, dt);
+    if (live.crowd) evaluateCrowd(live.crowd, dt);
     const t1 = performance.now();
     evalTimes[frames % evalTimes.length] = t1 - t0;
     frames++;
@@ -146,8 +151,9 @@ function frame(now: number): void {
     log.pushEvents(live.instance, live.graph);
     const sorted = Array.from(evalTimes.slice(0, Math.min(frames, evalTimes.length))).sort((a, b) => a - b);
     const median = sorted[sorted.length >> 1] ?? 0;
-    const count = 1 + live.crowd.length;
-    $("perf").textContent = `evaluation ${median.toFixed(3)} ms/frame (median of ${sorted.length}) · ${count} character(s) · ${((median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints`;
+    const count = 1 + (live.crowd?.count ?? 0);
+    const path = live.crowd ? (live.crowd.wasm ? " · crowd on the WebAssembly SIMD kernel" : " · crowd on the JS path") : "";
+    $("perf").textContent = `evaluation ${median.toFixed(3)} ms/frame (median of ${sorted.length}) · ${count} character(s) · ${((median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}`;
   }
   viewport.render();
   requestAnimationFrame(frame);
@@ -224,6 +230,7 @@ async function start(): Promise<void> {
     fetch("robot/robot.animgraph.json").then((r) => r.text()),
   ]);
   graphText = graph;
+  await kernelReady;
   await loadCharacter(new Uint8Array(glb), "RobotExpressive.glb");
   requestAnimationFrame(frame);
 }
@@ -234,6 +241,25 @@ Object.assign(window, {
   animgraphStudio: {
     ready,
     currentState: () => document.body.dataset["state"],
+    /** Runs the loaded graph on 8 characters through the kernel and the JS path; the largest difference. */
+    kernelAgreement: (frames = 120): { kernel: boolean; maxModelDiff: number } => {
+      if (!live || !crowdKernel) return { kernel: false, maxModelDiff: NaN };
+      const js = createCrowd(live.graph, 8), wasm = createCrowd(live.graph, 8, { kernel: crowdKernel });
+      let max = 0;
+      for (let k = 0; k < frames; k++) {
+        for (let i = 0; i < 8; i++) {
+          for (const p of live.graph.params) {
+            if (p.type !== "float") continue;
+            setParam(js.instances[i]!, p.name, ((i + k / 40) % 3));
+            setParam(wasm.instances[i]!, p.name, ((i + k / 40) % 3));
+          }
+        }
+        evaluateCrowd(js, 1 / 60);
+        evaluateCrowd(wasm, 1 / 60);
+        for (let x = 0; x < js.model.length; x++) max = Math.max(max, Math.abs(js.model[x]! - wasm.model[x]!));
+      }
+      return { kernel: true, maxModelDiff: max };
+    },
     reloadGraph: (text: string, file = "edited.json") => reloadGraph(text, file),
     /** The deterministic digest of the bundled scripted run, computed here in the browser. */
     scriptedDigest: async () => {

@@ -183,3 +183,24 @@ test("the deterministic digest of the bundled scripted run is the same in the br
   assert.match(nodeDigest, /^[0-9a-f]{64}$/);
   assert.equal(browserDigest, nodeDigest);
 });
+
+test("the crowd toggle runs on the WebAssembly SIMD kernel in Chromium, and the kernel agrees with the JS path there", { skip, timeout: 60_000 }, async () => {
+  const agreement = await page.evaluate(() =>
+    (window as unknown as { animgraphStudio: { kernelAgreement(f?: number): { kernel: boolean; maxModelDiff: number } } }).animgraphStudio.kernelAgreement(120));
+  assert.equal(agreement.kernel, true, "Chromium has WebAssembly SIMD");
+  assert.ok(agreement.maxModelDiff <= 1e-5, `largest model-space difference ${agreement.maxModelDiff}`);
+  await page.evaluate(() => {
+    const size = document.querySelector<HTMLInputElement>("#crowd-size")!;
+    size.value = "200";
+    const toggle = document.querySelector<HTMLInputElement>("#toggle-crowd")!;
+    toggle.checked = true;
+    toggle.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await page.waitForFunction(() => /201 character\(s\).*WebAssembly SIMD kernel/.test(document.querySelector("#perf")?.textContent ?? ""), undefined, { timeout: 20_000 });
+  await page.evaluate(() => {
+    const toggle = document.querySelector<HTMLInputElement>("#toggle-crowd")!;
+    toggle.checked = false;
+    toggle.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  assert.deepEqual(consoleErrors, []);
+});
