@@ -259,9 +259,10 @@ export function predictFine(p: Float64Array, coarse: Float32Array, stride: numbe
   const j = f >>> shift;
   const left = j << shift;
   const right = left + mask + 1;
-  const t = right > last ? (f - left) / (last - left) : (f - left) / (mask + 1);
+  // t = (f − l) · (1/(r − l)): a multiplication by a reciprocal (exact for the power-of-two spacing).
+  const t = (f - left) * (1 / (right > last ? last - left : mask + 1));
   const c = stride * j;
-  // (decodeRotationKey / decodeVectorKey compute the same t from r = f − left.)
+  // (decodeRotationKey / decodeVectorKey / decodeRotationPair compute the same t from r = f − left.)
   for (let i = 0; i < stride; i++) {
     const a = coarse[c + i]!;
     p[i] = a + (coarse[c + stride + i]! - a) * t;
@@ -385,7 +386,7 @@ export function decodeRotationKey(out: Float32Array, o: number, track: Compresse
     return;
   }
   const left = j << shift;
-  const t = left + mask + 1 > last ? r / (last - left) : r / (mask + 1);
+  const t = r * (1 / (left + mask + 1 > last ? last - left : mask + 1));
   const b = f >>> BLOCK_SHIFT;
   const width = track.blockWidth;
   const w4 = 4 * b;
@@ -470,7 +471,7 @@ export function decodeRotationPair(out: Float32Array, o: number, track: Compress
     if (r === 0) return;
   }
   const left = j << shift;
-  const span = left + mask + 1 > last ? last - left : mask + 1;
+  const inv = 1 / (left + mask + 1 > last ? last - left : mask + 1);
   const b = f >>> BLOCK_SHIFT;
   const s = track.blockStep[b]!;
   const width = track.blockWidth;
@@ -498,7 +499,7 @@ export function decodeRotationPair(out: Float32Array, o: number, track: Compress
       q1 = w1 > 0 ? signed(readBits(data, bit + w0, w1), w1) : 0;
       q2 = w2 > 0 ? signed(readBits(data, bit + w0 + w1, w2), w2) : 0;
     }
-    const t = (k - left) / span;
+    const t = (k - left) * inv;
     const px = x0 + (x1 - x0) * t, py = y0 + (y1 - y0) * t, pz = z0 + (z1 - z0) * t, pw = v0 + (v1 - v0) * t;
     // reconstruct(…, rotation = true, …), written out.
     const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
@@ -550,7 +551,7 @@ export function decodeVectorKey(out: Float32Array, o: number, track: CompressedT
     return;
   }
   const left = j << shift;
-  const t = left + mask + 1 > last ? r / (last - left) : r / (mask + 1);
+  const t = r * (1 / (left + mask + 1 > last ? last - left : mask + 1));
   const b = f >>> BLOCK_SHIFT;
   const width = track.blockWidth;
   const w4 = 4 * b;
