@@ -3,7 +3,7 @@ import type { Skeleton } from "../skeleton/skeleton.ts";
 import { MAX_FIELD_BITS, readBits, readExpGolomb, unzigzag, type ExpGolombRead } from "./bit-pack.ts";
 
 /**
- * How a compressed track stores its keys (docs/compression.md, "The format"). Every grid frame of an
+ * How a compressed track stores its keys (docs/compression.md, "The `.agc` container"). Every grid frame of an
  * animated track is a key; the keys are predicted and only the quantised prediction errors are stored:
  *
  * - `CONSTANT` (0): one key, `params` holds it as float32 (3 or 4 floats), no packed data;
@@ -57,7 +57,7 @@ export interface CompressedTrack {
   readonly joint: number;
   readonly path: TrackPath;
   readonly encoding: TrackEncoding;
-  /** Grid frames of the clip (every frame is a key; 1 for CONSTANT tracks' purposes too). */
+  /** Grid frames of the clip: a predicted track has a key at every one (a CONSTANT track has one key). */
   readonly frameCount: number;
   /** Coarse keys every 2^coarseShift frames (0…4). 0 for CONSTANT. */
   readonly coarseShift: number;
