@@ -228,7 +228,6 @@ test("packed clips: misaligned LINEAR tracks merged onto one timeline sample lik
         assert.equal(maxDiff(got.s, ref.s), 0);
       }
     }),
-    { numRuns: 60 },
   );
 });
 
@@ -267,6 +266,22 @@ const randomPose = (J: number): fc.Arbitrary<Pose> =>
     return p;
   });
 
+/**
+ * Largest rotation difference over joints whose two input rotations are not 180° apart. At 180° the
+ * two arcs are equally short and which one "shortest-arc" picks depends on the sign of a dot product
+ * that is zero up to rounding (float32 in the kernel, float64 in JS): both results are valid.
+ */
+function rotationDiff(got: Pose, ref: Pose, a: Pose, b: Pose): number {
+  let m = 0;
+  for (let j = 0; j < got.jointCount; j++) {
+    let d = 0;
+    for (let c = 0; c < 4; c++) d += a.r[4 * j + c]! * b.r[4 * j + c]!;
+    if (Math.abs(d) < 1e-5) continue;
+    for (let c = 0; c < 4; c++) m = Math.max(m, Math.abs(got.r[4 * j + c]! - ref.r[4 * j + c]!));
+  }
+  return m;
+}
+
 test("kernel BLEND and LAYER (override, additive, masks, w = 0, 1, in between, NaN) match crossfade and applyLayer", () => {
   const J = 7;
   fc.assert(
@@ -289,15 +304,15 @@ test("kernel BLEND and LAYER (override, additive, masks, w = 0, 1, in between, N
         const got = createPose(J), ref = createPose(J);
         readSlot(got, h.w.f32, h.slot(2) >> 2);
         crossfade(ref, a, b, w, rotation);
-        assert.ok(maxDiff(got.r, ref.r) <= 1e-6 && maxDiff(got.t, ref.t) <= 1e-6 && maxDiff(got.s, ref.s) <= 1e-6, `blend w ${w}`);
+        assert.ok(rotationDiff(got, ref, a, b) <= 1e-6 && maxDiff(got.t, ref.t) <= 1e-6 && maxDiff(got.s, ref.s) <= 1e-6, `blend w ${w}`);
         readSlot(got, h.w.f32, h.slot(0) >> 2);
         const m = mask ? Float32Array.from(mask) : undefined;
         applyLayer(ref, a, b, w, m, mode, rotation);
-        const dr = maxDiff(got.r, ref.r), dt = maxDiff(got.t, ref.t), ds = maxDiff(got.s, ref.s);
+        // Additive layers compose rotations (no shortest-arc choice between a and b): compare every joint.
+        const dr = mode === "additive" ? maxDiff(got.r, ref.r) : rotationDiff(got, ref, a, b), dt = maxDiff(got.t, ref.t), ds = maxDiff(got.s, ref.s);
         assert.ok(dr <= 2e-6 && dt <= 2e-6 && ds <= 2e-6, `${mode} ${rotation} w ${w}: r ${dr} t ${dt} s ${ds}`);
       },
     ),
-    { numRuns: 150 },
   );
 });
 
