@@ -36,6 +36,7 @@ export interface MachineInstance {
   source: number;
   /** Number of live stack entries. */
   depth: number;
+  /** Crossfades, bottom first: [0, depth) are live. Grows on first use up to options.maxStackDepth. */
   readonly stack: StackEntry[];
   readonly frozen: Pose;
   /** Per state: its local time in seconds, unwrapped (grows past the cycle; wrapped when sampled). */
@@ -144,7 +145,6 @@ const NO_CELLS = new Float64Array(0);
 function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, layer: number, all: MachineInstance[]): MachineInstance {
   const n = machine.states.length;
   const J = graph.skeleton.jointCount;
-  const depthCap = graph.options.maxStackDepth;
   // One float64 and one int32 store per machine, every per-state array a view into them: a typed
   // array with its own buffer costs ~200 bytes of bookkeeping however short it is, and a crowd keeps
   // thousands of these (docs/performance.md, per-character state).
@@ -159,7 +159,7 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
   const cellWeights = cellCounts.map((k) => (k > 0 ? take(k) : NO_CELLS));
   const mi: MachineInstance = {
     machine, layer, current: machine.entry, source: machine.entry, depth: 0,
-    stack: Array.from({ length: depthCap }, () => ({ transition: -1, from: -1, to: -1, elapsed: 0, progress: 0, weight: 0 })),
+    stack: [],
     frozen: createPose(J),
     stateTime, statePrevTime, statePhase, statePrevPhase,
     advancedAt: i32.subarray(0, n).fill(-1),

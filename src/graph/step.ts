@@ -241,7 +241,9 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
     ev = queueEvent(events, "transitionEnded", mi.layer, m.id, to, from, t ? t.index : -1, "");
     if (ev) ev.time = t0;
   } else {
-    if (mi.depth === mi.stack.length) collapseOldest(inst, mi);
+    if (mi.depth === inst.graph.options.maxStackDepth) collapseOldest(inst, mi);
+    // Entries are made the first time the stack grows this deep, then reused (no steady-state allocation).
+    if (mi.depth === mi.stack.length) mi.stack.push({ transition: -1, from: -1, to: -1, elapsed: 0, progress: 0, weight: 0 });
     const e = mi.stack[mi.depth++]!;
     e.transition = t!.index;
     e.from = from;
