@@ -71,8 +71,9 @@ async function growth(frame: () => void, frames: number): Promise<number> {
  * Bytes allocated per frame on the JS heap: after a full GC, heapUsed grows by exactly what is
  * allocated as long as no collection runs, so frames run in short batches and batches during which a
  * GC happened (PerformanceObserver "gc" entries) are discarded. Reading heapUsed itself costs a fixed
- * few hundred bytes per batch, so batches of F and 2F frames are compared: (median growth over 2F −
- * median growth over F) / F is the per-frame allocation with that fixed cost cancelled. Node 20 has no
+ * few hundred bytes per batch, so for small allocators batches of F and 2F frames are compared:
+ * (min growth over 2F − min growth over F) / F is the per-frame allocation with that cost cancelled;
+ * above 4 KiB per frame the F-frame batches alone are reported. Node 20 has no
  * allocation counter (v8.getHeapStatistics lacks total_allocated_bytes), hence this method.
  * Typed-array backing stores live outside the JS heap but their JS objects (≥ 64 bytes each) are on
  * it, so any typed array created per frame shows. NaN if every batch saw a GC.
@@ -87,8 +88,11 @@ export async function allocatedBytesPerFrame(frame: () => void, framesPerBatch: 
     if (!Number.isNaN(g2)) double.push(g2);
   }
   if (single.length === 0) return NaN;
-  // Heavy allocators (three.js) trigger collections in most long batches: fall back to the short ones,
-  // whose fixed cost is negligible next to theirs.
-  if (double.length === 0) return median(single) / framesPerBatch;
-  return Math.max(0, (median(double) - median(single)) / framesPerBatch);
+  const simple = Math.min(...single) / framesPerBatch;
+  if (double.length === 0) return simple;
+  const differenced = Math.max(0, (Math.min(...double) - Math.min(...single)) / framesPerBatch);
+  // The difference only matters next to the fixed cost (a few hundred bytes per batch). For heavy
+  // allocators (three.js: megabytes per frame) an unnoticed scavenge inside a long batch can shrink
+  // it, and the short batches' figure is the accurate one.
+  return simple > 4096 ? simple : differenced;
 }

@@ -34,4 +34,5 @@ test("the API tour runs", () => {
   const r = spawnSync(process.execPath, [repoPath("examples/api/play-robot.mjs")], { encoding: "utf8", cwd: repoPath(".") });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /entered Walk[\s\S]*entered Run[\s\S]*entered Jump/);
+  assert.match(r.stdout, /crowd of 100 on the WebAssembly SIMD kernel: [\d.]+ ms per frame/);
 });
