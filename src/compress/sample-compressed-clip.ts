@@ -1,4 +1,4 @@
-import { quatInterpolate, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import { decodeRotationKey, decodeRotationPair, decodeVectorKey, TrackEncoding, type CompressedClip } from "./compressed-clip.ts";
 
@@ -29,6 +29,8 @@ export function createCompressedClipCursor(clip: CompressedClip): CompressedClip
  * to float32 rounding of key times. No allocation.
  * Aliasing: `out` must not be the skeleton's rest pose.
  */
+const weight = new Float64Array(1);
+
 export function sampleCompressedClip(
   out: Pose,
   clip: CompressedClip,
@@ -66,6 +68,9 @@ export function sampleCompressedClip(
   cursor.frame[0] = f;
   const tracks = clip.tracks;
   const cache = cursor.cache;
+  // The interpolation weight goes to quatInterpolateAt in a slot: a double argument of a call V8 does
+  // not inline is boxed, once per rotation track (docs/performance.md, Allocation).
+  weight[0] = a;
   for (let i = 0; i < tracks.length; i++) {
     const track = tracks[i]!;
     const enc = track.encoding;
@@ -97,7 +102,7 @@ export function sampleCompressedClip(
       }
     }
     if (rotation) {
-      quatInterpolate(quatMode, target, o, cache, c, cache, c + 4, a);
+      quatInterpolateAt(quatMode, target, o, cache, c, cache, c + 4, weight, 0);
     } else {
       const s = 1 - a;
       target[o] = s * cache[c]! + a * cache[c + 4]!;
