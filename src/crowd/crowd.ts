@@ -47,11 +47,19 @@ export interface CrowdOptions {
    * into them after each evaluation. Shared sampling (`share`) applies to the JS path only.
    */
   readonly kernel?: CrowdKernel;
+  /**
+   * Keep every character's local pose (default true). False keeps only the model-space matrices — what
+   * GPU skinning and most renderers consume — and saves 40·J bytes per character: `poseBuffer` is then
+   * empty, `poses` too, and every instance's `result.pose` is one scratch pose the crowd reuses from
+   * character to character (valid only while that character is being evaluated). Not with `buffers`.
+   */
+  readonly localPoses?: boolean;
 }
 
 /**
  * A crowd: `count` characters running one compiled graph, their data laid out contiguously.
- * - `poseBuffer` holds every character's local pose (t, r, s for character i at 10·J·i); `poses[i]` is
+ * - `poseBuffer` holds every character's local pose (t, r, s for character i at 10·J·i; empty with
+ *   `localPoses: false`); `poses[i]` is
  *   a Pose whose arrays are subarray views into it, and is also `instances[i].result.pose`, so
  *   `step` on an instance writes straight into the buffer;
  * - `model` holds every character's model-space matrices (16 floats per joint, column-major), character
@@ -154,8 +162,10 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   const external = b
     ? { pose: new Float32Array(b.pose, 4 * first * P, count * P), model: new Float32Array(b.model, 4 * first * 16 * J, count * 16 * J) }
     : null;
-  const kernelSide = options.kernel ? createWasmCrowd(options.kernel, graph, count, options.root) : null;
-  const poseBuffer = kernelSide ? kernelSide.poseBuffer : external ? external.pose : new Float32Array(count * P);
+  const local = options.localPoses !== false || b !== undefined;
+  const kernelSide = options.kernel ? createWasmCrowd(options.kernel, graph, count, options.root, local) : null;
+  const poseBuffer = kernelSide ? kernelSide.poseBuffer : external ? external.pose : new Float32Array(local ? count * P : 0);
+  const scratchPose = local ? null : createPose(J);
   const model = kernelSide ? kernelSide.model : external ? external.model : new Float32Array(count * 16 * J);
   const rest = graph.skeleton.rest;
   const pool: Pose[] = [];
@@ -167,9 +177,9 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   const cursors: MachineInstance["cursors"][] | null = options.shareCursors === false ? null : [];
   const instances: GraphInstance[] = [];
   for (let i = 0; i < count; i++) {
-    const pose = poseView(poseBuffer, i * P, J);
+    const pose = scratchPose ?? poseView(poseBuffer, i * P, J);
     copyRest(pose, rest);
-    poses.push(pose);
+    if (!scratchPose) poses.push(pose);
     matrices.push(model.subarray(16 * J * i, 16 * J * (i + 1)));
     instances.push(rebind(createInstance(graph), pose, pool, layerPose, cache, cursors));
   }

@@ -145,15 +145,19 @@ const NO_CELLS = new Float64Array(0);
 function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, layer: number, all: MachineInstance[]): MachineInstance {
   const n = machine.states.length;
   const J = graph.skeleton.jointCount;
-  // One float64 and one int32 store per machine, every per-state array a view into them: a typed
-  // array with its own buffer costs ~200 bytes of bookkeeping however short it is, and a crowd keeps
-  // thousands of these (docs/performance.md, per-character state).
+  // One buffer per machine, every per-state array a view into it: a typed array with its own buffer
+  // costs ~200 bytes of bookkeeping however short it is, and a crowd keeps thousands of these
+  // (docs/performance.md, per-character state). Float64 views first, then the int32 ones.
   const childCounts = machine.states.map((s) => motionSources(s).length);
   const cellCounts = machine.states.map((s) => (s.motion.kind === "blend2d" && s.motion.grid ? s.motion.grid.cellSample.length : 0));
-  const f64 = new Float64Array(5 * n + childCounts.reduce((a, b) => a + b, 0) + cellCounts.reduce((a, b) => a + b, 0));
-  const i32 = new Int32Array(n + Math.max(1, n));
+  const doubles = 5 * n + childCounts.reduce((a, b) => a + b, 0) + cellCounts.reduce((a, b) => a + b, 0);
+  const buffer = new ArrayBuffer(8 * doubles + 4 * (n + Math.max(1, n)));
   let o = 0;
-  const take = (k: number): Float64Array => f64.subarray(o, (o += k));
+  const take = (k: number): Float64Array => {
+    const view = new Float64Array(buffer, 8 * o, k);
+    o += k;
+    return view;
+  };
   const stateTime = take(n), statePrevTime = take(n), statePhase = take(n), statePrevPhase = take(n), stateWeight = take(n);
   const childWeights = childCounts.map(take);
   const cellWeights = cellCounts.map((k) => (k > 0 ? take(k) : NO_CELLS));
@@ -162,13 +166,13 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
     stack: [],
     frozen: createPose(J),
     stateTime, statePrevTime, statePhase, statePrevPhase,
-    advancedAt: i32.subarray(0, n).fill(-1),
+    advancedAt: new Int32Array(buffer, 8 * doubles, n).fill(-1),
     stateWeight, frozenWeight: 0,
     childWeights,
     cellWeights,
     cursors: machine.states.map((s) => motionSources(s).map((src) => (isProceduralClip(src) ? null : createClipCursor(src)))),
     nested: [],
-    travelPath: i32.subarray(n), travelLength: 0, travelNext: 0,
+    travelPath: new Int32Array(buffer, 8 * doubles + 4 * n, Math.max(1, n)), travelLength: 0, travelNext: 0,
   };
   all[machine.id] = mi;
   (mi as unknown as { nested: (MachineInstance | null)[] }).nested = machine.states.map((s) =>
@@ -183,7 +187,9 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
  */
 export function createInstance(graph: CompiledGraph): GraphInstance {
   const J = graph.skeleton.jointCount;
-  const params = new Float64Array(graph.params.length);
+  // Parameters and the root-motion delta share one buffer (see createMachineInstance).
+  const numbers = new ArrayBuffer(8 * (graph.params.length + 4));
+  const params = new Float64Array(numbers, 0, graph.params.length);
   for (const p of graph.params) params[p.slot] = p.default;
   const machines: MachineInstance[] = new Array(graph.machines.length);
   const layers = graph.layers.map((l) => createMachineInstance(graph, l.machine, l.index, machines));
@@ -192,7 +198,7 @@ export function createInstance(graph: CompiledGraph): GraphInstance {
   return {
     graph, params, layers, machines, time: 0, stamp: 0,
     result: {
-      pose: createPose(J), rootDelta: new Float64Array(4), events: createEventQueue(graph.options.eventCapacity),
+      pose: createPose(J), rootDelta: new Float64Array(numbers, 8 * graph.params.length, 4), events: createEventQueue(graph.options.eventCapacity),
       layers: graph.layers.map((l) => ({ current: l.machine.entry, depth: 0, weight: l.weight })), substeps: 0, transitionsFired: 0,
     },
     pool, poolTop: 0, layerPose: createPose(J),

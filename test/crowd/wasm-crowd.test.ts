@@ -342,3 +342,24 @@ test("the committed kernel binary is what assembly/crowd-kernel.ts compiles to (
   const { compileKernel } = (await import("../../scripts/build-wasm.mjs")) as { compileKernel: () => Promise<string> };
   assert.equal(await compileKernel(), CROWD_KERNEL_WASM_BASE64);
 });
+
+test("localPoses: false keeps only model matrices (no pose buffer) and gives the same matrices, JS path and kernel", async () => {
+  const graph = await robotGraph();
+  const n = 5;
+  for (const options of [{}, { kernel }]) {
+    const full = createCrowd(graph, n, options);
+    const lean = createCrowd(graph, n, { ...options, localPoses: false });
+    assert.equal(lean.poseBuffer.length, 0);
+    assert.equal(lean.poses.length, 0);
+    for (let k = 0; k < 200; k++) {
+      for (const c of [full, lean]) {
+        for (let i = 0; i < n; i++) {
+          setParam(c.instances[i]!, "speed", ((k + 40 * i) % 240) / 40);
+          if ((k + i) % 97 === 0) trigger(c.instances[i]!, "jump");
+        }
+        evaluateCrowd(c, 1 / 60);
+      }
+      assert.deepEqual(lean.model, full.model, `frame ${k}`);
+    }
+  }
+});

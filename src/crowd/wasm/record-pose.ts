@@ -156,5 +156,5 @@ export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number
     w.f64[emit(w, OP.layer, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
   }
   const J = w.jointCount;
-  emit(w, OP.output, out, w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
+  emit(w, OP.output, out, w.poseAt === 0 ? 0 : w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
 }

@@ -13,9 +13,9 @@ import { packClip, packedClipBytes, packedTimeline } from "./pack-clip.ts";
 import { slotBytes, writeSlot } from "./slot-layout.ts";
 
 /** Commands in one batch (32 bytes each); a full batch runs and the list starts over. */
-export const COMMAND_CAPACITY = 4096;
+export const COMMAND_CAPACITY = 1024;
 /** JS-sampled poses one batch can hold before it runs. */
-export const STAGING_CAPACITY = 32;
+export const STAGING_CAPACITY = 8;
 
 export const OP = { end: 0, sample: 1, blend: 2, copy: 3, layer: 4, load: 5, output: 6, skeleton: 7, strip: 8 } as const;
 
@@ -52,7 +52,7 @@ export interface WasmCrowd {
   /** Byte address of the command list, and its int32 index. */
   readonly commandsAt: number;
   count: number;
-  /** Byte addresses of the crowd buffers. */
+  /** Byte addresses of the crowd buffers (poseAt 0: local poses are not kept). */
   readonly poseAt: number;
   readonly modelAt: number;
 }
@@ -70,7 +70,7 @@ function nestingDepth(m: CompiledMachine): number {
  * the kernel can play exactly (`packedTimeline`). Returns the state and the crowd buffers (views into
  * the kernel's memory). Allocates once; nothing here runs per frame.
  */
-export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count: number, root: Float32Array | undefined): {
+export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count: number, root: Float32Array | undefined, localPoses = true): {
   wasm: WasmCrowd; poseBuffer: Float32Array; model: Float32Array;
 } {
   const skeleton = graph.skeleton;
@@ -106,7 +106,7 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
   const slotBase = at; at += slotCount * slot;
   const stagingAt = at; at += STAGING_CAPACITY * 40 * J; at = align16(at);
   const commandsAt = at; at += 32 * COMMAND_CAPACITY;
-  const poseAt = at; at += count * 40 * J;
+  const poseAt = localPoses ? at : 0; if (localPoses) at += count * 40 * J;
   const modelAt = at; at += count * 64 * J;
   const memory = new WebAssembly.Memory({ initial: Math.ceil(at / 65536) + 1 });
   const instance = new WebAssembly.Instance(kernel.module, { env: { memory } });
@@ -157,7 +157,7 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
   };
   return {
     wasm,
-    poseBuffer: new Float32Array(buf, poseAt, count * 10 * J),
+    poseBuffer: localPoses ? new Float32Array(buf, poseAt, count * 10 * J) : new Float32Array(0),
     model: new Float32Array(buf, modelAt, count * 16 * J),
   };
 }
