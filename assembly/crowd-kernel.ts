@@ -72,11 +72,16 @@ const EBERLY = memory.data<f32>([
 
 const SIGN: v128 = i32x4.splat(0x80000000);
 
-/** out = shortest-arc interpolation of quaternions a → b (four joints) with per-lane weight t. */
-function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32): void {
+/**
+ * out = shortest-arc interpolation of quaternions a → b (four joints) with per-lane weight t:
+ * nlerp, or slerp — by the plain series with `degree` terms when the caller knows the angles are small
+ * (packed key segments: the packer picks the degree that keeps the series error under float32
+ * resolution), else (degree 0) on the half of the arc that contains t, with the degree-8 fit.
+ */
+function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32, degree: i32): void {
   const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
   let bx = v128.load(b), by = v128.load(b, 16), bz = v128.load(b, 32), bw = v128.load(b, 48);
-  let d = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
+  const d = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
   const flip = v128.and(f32x4.lt(d, f32x4.splat(0)), SIGN);
   bx = v128.xor(bx, flip); by = v128.xor(by, flip); bz = v128.xor(bz, flip); bw = v128.xor(bw, flip);
   if (mode == ROT_NLERP) {
@@ -92,43 +97,29 @@ function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32)
     v128.store(out, f32x4.mul(w, inv), 48);
     return;
   }
-  d = f32x4.min(v128.xor(d, v128.and(d, SIGN)), f32x4.splat(1)); // |d|, at most 1
-  // Midpoint h = (a + b)/|a + b|, then slerp on the half of the arc that contains t.
-  const sx = f32x4.add(ax, bx), sy = f32x4.add(ay, by), sz = f32x4.add(az, bz), sw = f32x4.add(aw, bw);
-  const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(sx, sx), f32x4.mul(sy, sy)), f32x4.add(f32x4.mul(sz, sz), f32x4.mul(sw, sw)))));
-  const hx = f32x4.mul(sx, inv), hy = f32x4.mul(sy, inv), hz = f32x4.mul(sz, inv), hw = f32x4.mul(sw, inv);
-  const y = f32x4.sub(f32x4.splat(1), f32x4.sqrt(f32x4.mul(f32x4.add(f32x4.splat(1), d), f32x4.splat(0.5))));
-  const upper = f32x4.gt(t, f32x4.splat(0.5));
-  const px = v128.bitselect(hx, ax, upper), py = v128.bitselect(hy, ay, upper), pz = v128.bitselect(hz, az, upper), pw = v128.bitselect(hw, aw, upper);
-  const qx = v128.bitselect(bx, hx, upper), qy = v128.bitselect(by, hy, upper), qz = v128.bitselect(bz, hz, upper), qw = v128.bitselect(bw, hw, upper);
-  const t2 = f32x4.add(t, t);
-  const u = v128.bitselect(f32x4.sub(t2, f32x4.splat(1)), t2, upper);
-  const k0 = coefficient(f32x4.sub(f32x4.splat(1), u), y, 8, true);
-  const k1 = coefficient(u, y, 8, true);
+  const cosA = f32x4.min(v128.xor(d, flip), f32x4.splat(1)); // |d|, at most 1
+  let px = ax, py = ay, pz = az, pw = aw, qx = bx, qy = by, qz = bz, qw = bw, u = t, y: v128;
+  if (degree > 0) {
+    y = f32x4.sub(f32x4.splat(1), cosA);
+  } else {
+    // Midpoint h = (a + b)/|a + b|; slerp from a to h or from h to b, at twice the rate.
+    const sx = f32x4.add(ax, bx), sy = f32x4.add(ay, by), sz = f32x4.add(az, bz), sw = f32x4.add(aw, bw);
+    const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(sx, sx), f32x4.mul(sy, sy)), f32x4.add(f32x4.mul(sz, sz), f32x4.mul(sw, sw)))));
+    const hx = f32x4.mul(sx, inv), hy = f32x4.mul(sy, inv), hz = f32x4.mul(sz, inv), hw = f32x4.mul(sw, inv);
+    y = f32x4.sub(f32x4.splat(1), f32x4.sqrt(f32x4.mul(f32x4.add(f32x4.splat(1), cosA), f32x4.splat(0.5))));
+    const upper = f32x4.gt(t, f32x4.splat(0.5));
+    px = v128.bitselect(hx, ax, upper); py = v128.bitselect(hy, ay, upper); pz = v128.bitselect(hz, az, upper); pw = v128.bitselect(hw, aw, upper);
+    qx = v128.bitselect(bx, hx, upper); qy = v128.bitselect(by, hy, upper); qz = v128.bitselect(bz, hz, upper); qw = v128.bitselect(bw, hw, upper);
+    const t2 = f32x4.add(t, t);
+    u = v128.bitselect(f32x4.sub(t2, f32x4.splat(1)), t2, upper);
+  }
+  const fitted = degree == 0;
+  const k0 = coefficient(f32x4.sub(f32x4.splat(1), u), y, fitted ? 8 : degree, fitted);
+  const k1 = coefficient(u, y, fitted ? 8 : degree, fitted);
   v128.store(out, f32x4.add(f32x4.mul(k0, px), f32x4.mul(k1, qx)));
   v128.store(out, f32x4.add(f32x4.mul(k0, py), f32x4.mul(k1, qy)), 16);
   v128.store(out, f32x4.add(f32x4.mul(k0, pz), f32x4.mul(k1, qz)), 32);
   v128.store(out, f32x4.add(f32x4.mul(k0, pw), f32x4.mul(k1, qw)), 48);
-}
-
-/**
- * Slerp by the plain series with `degree` terms and no half-angle split: for key segments whose
- * largest angle the packer measured (it picks the degree that keeps the series error under float32
- * resolution). Same shortest-arc rule.
- */
-function seriesSlerp(out: usize, a: usize, b: usize, t: v128, degree: i32): void {
-  const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
-  let bx = v128.load(b), by = v128.load(b, 16), bz = v128.load(b, 32), bw = v128.load(b, 48);
-  const d = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
-  const flip = v128.and(f32x4.lt(d, f32x4.splat(0)), SIGN);
-  bx = v128.xor(bx, flip); by = v128.xor(by, flip); bz = v128.xor(bz, flip); bw = v128.xor(bw, flip);
-  const y = f32x4.sub(f32x4.splat(1), f32x4.min(v128.xor(d, flip), f32x4.splat(1)));
-  const k0 = coefficient(f32x4.sub(f32x4.splat(1), t), y, degree, false);
-  const k1 = coefficient(t, y, degree, false);
-  v128.store(out, f32x4.add(f32x4.mul(k0, ax), f32x4.mul(k1, bx)));
-  v128.store(out, f32x4.add(f32x4.mul(k0, ay), f32x4.mul(k1, by)), 16);
-  v128.store(out, f32x4.add(f32x4.mul(k0, az), f32x4.mul(k1, bz)), 32);
-  v128.store(out, f32x4.add(f32x4.mul(k0, aw), f32x4.mul(k1, bw)), 48);
 }
 
 /** out[i] = (1 − t)·a[i] + t·b[i] for `count` f32x4 vectors. */
@@ -186,8 +177,7 @@ function sample(dst: usize, clip: usize, time: f64, mode: i32): void {
   const degree = load<i32>(clip, 12);
   for (let g = 0; g < groups; g++) {
     const o = <usize>(g << 6);
-    if (mode != ROT_NLERP && degree > 0) seriesSlerp(dst + o, k0 + o, k1 + o, t, degree);
-    else interpolateRotation(dst + o, k0 + o, k1 + o, t, mode);
+    interpolateRotation(dst + o, k0 + o, k1 + o, t, mode, degree);
   }
   lerpVectors(dst + <usize>rb, k0 + <usize>rb, k1 + <usize>rb, t, groups * 6);
 }
@@ -206,7 +196,7 @@ function blend(dst: usize, from: usize, to: usize, w: f64, mode: i32): void {
   const t = f32x4.splat(<f32>w);
   for (let g = 0; g < groups; g++) {
     const o = <usize>(g << 6);
-    interpolateRotation(dst + o, from + o, to + o, t, mode);
+    interpolateRotation(dst + o, from + o, to + o, t, mode, 0);
   }
   const rb = <usize>rotBytes();
   lerpVectors(dst + rb, from + rb, to + rb, t, groups * 6);
@@ -258,7 +248,7 @@ function layer(base: usize, src: usize, mask: usize, weight: f64, layerMode: i32
       const keep = v128.or(f32x4.eq(w, zero), f32x4.ne(w, w));
       const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
       // slerp(identity, q_add, w); lanes with w = 1 take q_add itself (bit-exact q·q_add there).
-      interpolateRotation(scratch, identity, src + ro, w, rotMode);
+      interpolateRotation(scratch, identity, src + ro, w, rotMode, 0);
       const exact = f32x4.eq(w, one);
       const qx = v128.bitselect(v128.load(src + ro), v128.load(scratch), exact);
       const qy = v128.bitselect(v128.load(src + ro, 16), v128.load(scratch, 16), exact);
@@ -283,7 +273,7 @@ function layer(base: usize, src: usize, mask: usize, weight: f64, layerMode: i32
     const takeLayer = f32x4.ge(w, one);
     const keepBase = v128.not(f32x4.gt(w, zero));
     const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
-    interpolateRotation(scratch, base + ro, src + ro, w, rotMode);
+    interpolateRotation(scratch, base + ro, src + ro, w, rotMode, 0);
     for (let c = 0; c < 4; c++) {
       const o = <usize>(c << 4);
       const b = c == 0 ? bx : c == 1 ? by : c == 2 ? bz : bw;

@@ -14,12 +14,15 @@ export interface KernelExports {
 }
 
 let cached: CrowdKernel | null = null;
+let decoded: Uint8Array<ArrayBuffer> | null = null;
 
+/** The module's bytes, decoded from base64 once. */
 function bytes(): Uint8Array<ArrayBuffer> {
+  if (decoded) return decoded;
   const text = atob(CROWD_KERNEL_WASM_BASE64);
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
-  return out;
+  decoded = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) decoded[i] = text.charCodeAt(i);
+  return decoded;
 }
 
 function finish(module: WebAssembly.Module): CrowdKernel {
