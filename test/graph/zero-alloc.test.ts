@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GCProfiler, getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { createCrowd, evaluateCrowd, loadCrowdKernelSync } from "../../src/crowd/index.ts";
+import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type CrowdOptions } from "../../src/crowd/index.ts";
 import { setParam, trigger } from "../../src/graph/commands.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
 import type { CompiledGraph, RuntimeOptions } from "../../src/graph/compiled-graph.ts";
@@ -130,9 +130,10 @@ test("step allocates 0 bytes per frame once warm (robot example graph, exact and
   assert.equal(r.bytes, 0, `bytes allocated by ${BATCH_FRAMES} frames × ${instances.length} characters (${report(r)})`);
 });
 
-test("evaluateCrowd allocates 0 bytes per frame once warm (robot example graph)", () => {
+/** Asserts that a crowd of 24 robot-example characters with `options` allocates nothing once warm. */
+function assertCrowdAllocatesNothing(options: CrowdOptions): void {
   const graph = robotGraph({ rootMotion: "auto" });
-  const crowd = createCrowd(graph, 24);
+  const crowd = createCrowd(graph, 24, options);
   const frame = (k: number): void => {
     for (let i = 0; i < crowd.count; i++) drive(crowd.instances[i]!, i, k);
     if (isSpike(k)) evaluateCrowd(crowd, SPIKE);
@@ -140,16 +141,12 @@ test("evaluateCrowd allocates 0 bytes per frame once warm (robot example graph)"
   };
   const r = steadyAllocation(frame);
   assert.equal(r.bytes, 0, `bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
+}
+
+test("evaluateCrowd allocates 0 bytes per frame once warm (robot example graph)", () => {
+  assertCrowdAllocatesNothing({});
 });
 
 test("evaluateCrowd with the WebAssembly kernel allocates 0 bytes per frame once warm (robot example graph)", () => {
-  const graph = robotGraph({ rootMotion: "auto" });
-  const crowd = createCrowd(graph, 24, { kernel: loadCrowdKernelSync() });
-  const frame = (k: number): void => {
-    for (let i = 0; i < crowd.count; i++) drive(crowd.instances[i]!, i, k);
-    if (isSpike(k)) evaluateCrowd(crowd, SPIKE);
-    else evaluateCrowd(crowd, DT);
-  };
-  const r = steadyAllocation(frame);
-  assert.equal(r.bytes, 0, `bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
+  assertCrowdAllocatesNothing({ kernel: loadCrowdKernelSync() });
 });

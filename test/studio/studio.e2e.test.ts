@@ -189,18 +189,15 @@ test("the crowd toggle runs on the WebAssembly SIMD kernel in Chromium, and the 
     (window as unknown as { animgraphStudio: { kernelAgreement(f?: number): { kernel: boolean; maxModelDiff: number } } }).animgraphStudio.kernelAgreement(120));
   assert.equal(agreement.kernel, true, "Chromium has WebAssembly SIMD");
   assert.ok(agreement.maxModelDiff <= 1e-5, `largest model-space difference ${agreement.maxModelDiff}`);
-  await page.evaluate(() => {
-    const size = document.querySelector<HTMLInputElement>("#crowd-size")!;
-    size.value = "200";
-    const toggle = document.querySelector<HTMLInputElement>("#toggle-crowd")!;
-    toggle.checked = true;
-    toggle.dispatchEvent(new Event("change", { bubbles: true }));
-  });
+  const setCrowd = (on: boolean): Promise<void> =>
+    page.evaluate((checked) => {
+      document.querySelector<HTMLInputElement>("#crowd-size")!.value = "200";
+      const toggle = document.querySelector<HTMLInputElement>("#toggle-crowd")!;
+      toggle.checked = checked;
+      toggle.dispatchEvent(new Event("change", { bubbles: true }));
+    }, on);
+  await setCrowd(true);
   await page.waitForFunction(() => /201 character\(s\).*WebAssembly SIMD kernel/.test(document.querySelector("#perf")?.textContent ?? ""), undefined, { timeout: 20_000 });
-  await page.evaluate(() => {
-    const toggle = document.querySelector<HTMLInputElement>("#toggle-crowd")!;
-    toggle.checked = false;
-    toggle.dispatchEvent(new Event("change", { bubbles: true }));
-  });
+  await setCrowd(false);
   assert.deepEqual(consoleErrors, []);
 });
