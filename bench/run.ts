@@ -87,24 +87,17 @@ async function compare(w: Workload, n: number): Promise<Compared> {
   // compiles are not counted as per-character memory below.
   stepThreeCrowd(createThreeCrowd(w, 8, offs), DT);
   evaluateCrowd(staggered(benchGraph(w, CROWD_OPTIONS), 8, offs, true), DT);
-  const three = retainedBytes(() => createThreeCrowd(w, n, offs));
+  const three = await retainedBytes(() => createThreeCrowd(w, n, offs));
   const graph = benchGraph(w, CROWD_OPTIONS);
   // The kernel's memory (a WebAssembly.Memory, outside the JS heap and its ArrayBuffer count) holds
-  // the crowd's poses and matrices and the packed clips: counted in full. Heap readings swing by a few
-  // KiB per character between identical builds (V8's own bookkeeping lands in them), so each figure is
-  // the least of three builds.
-  const footprint = (c: Crowd): number => (c.wasm ? c.wasm.memory.buffer.byteLength : 0);
-  const leastOf = (build: () => Crowd): number => {
-    let best = Infinity;
-    for (let k = 0; k < 3; k++) {
-      const r = retainedBytes(build);
-      best = Math.min(best, r.bytes + footprint(r.value));
-    }
-    return best;
+  // the crowd's poses and matrices and the packed clips: counted in full.
+  const measured = async (build: () => Crowd): Promise<{ value: Crowd; bytes: number }> => {
+    const r = await retainedBytes(build);
+    return { value: r.value, bytes: r.bytes + (r.value.wasm ? r.value.wasm.memory.buffer.byteLength : 0) };
   };
-  const agBytes = leastOf(() => staggered(graph, n, offs, true));
-  const agBytesLocal = leastOf(() => staggered(graph, n, offs, true, kernel, true));
-  const ag = { value: staggered(graph, n, offs, true) };
+  const ag = await measured(() => staggered(graph, n, offs, true));
+  const agBytes = ag.bytes;
+  const agBytesLocal = (await measured(() => staggered(graph, n, offs, true, kernel, true))).bytes;
   const threeFrame = (): void => stepThreeCrowd(three.value, DT);
   const agFrame = (): void => evaluateCrowd(ag.value, DT);
   const frames = framesFor(n, w.jointCount);
