@@ -88,25 +88,32 @@ export function blendSpace2DWeightsAt<T extends WeightArray>(out: T, compiled: C
       return out;
     }
   }
-  // Outside the hull (or within rounding of it): nearest point on the hull boundary.
+  // Outside the hull (or within rounding of it): nearest point on the hull boundary. An edge whose
+  // perpendicular foot lies on it beats a neighbour's clamped end point when the two squared distances
+  // agree to rounding (a few ulps): next to a corner they can, and taking the corner would drop a
+  // weight that is small but real.
   let bestA = hull[0]!;
   let bestB = hull[0]!;
   let bestT = 0;
   let bestD = Infinity;
+  let bestClamped = true;
   for (let k = 0; k < hull.length; k++) {
     const a = hull[k]!;
     const b = hull[k + 1 < hull.length ? k + 1 : 0]!;
     const ax = c[2 * a]!, ay = c[2 * a + 1]!;
     const ex = c[2 * b]! - ax, ey = c[2 * b + 1]! - ay;
-    let t = ((x - ax) * ex + (y - ay) * ey) / (ex * ex + ey * ey);
-    t = t > 0 ? (t < 1 ? t : 1) : 0;
+    const foot = ((x - ax) * ex + (y - ay) * ey) / (ex * ex + ey * ey);
+    const clamped = !(foot > 0 && foot < 1);
+    const t = foot > 0 ? (foot < 1 ? foot : 1) : 0;
     const px = ax + t * ex - x, py = ay + t * ey - y;
     const dist = px * px + py * py;
-    if (dist < bestD) {
+    const tie = Math.abs(dist - bestD) <= 4 * Number.EPSILON * dist;
+    if (tie ? bestClamped && !clamped : dist < bestD) {
       bestD = dist;
       bestA = a;
       bestB = b;
       bestT = t;
+      bestClamped = clamped;
     }
   }
   out[bestA] = 1 - bestT;

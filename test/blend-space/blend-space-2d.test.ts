@@ -179,6 +179,15 @@ test("property: continuous across every triangle edge and the hull boundary", ()
   );
 });
 
+test("outside the hull next to a corner, the edge's perpendicular foot wins a rounding tie with the corner", () => {
+  // Found by the property below (CI seed 1715262968): |p − corner|² and |p − foot|² round to the same
+  // double, and taking the corner dropped sample 2's weight of 1e-9.
+  const c = compiledOf([{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 0, y: 1 }, { x: 1, y: 1 }]);
+  const y = 1.0000000000000003e-9;
+  const free = blendSpace2DWeights(new Float64Array(4), c, -0.125, y);
+  assertClose(free, [1 - y, 0, y, 0], 1e-15);
+});
+
 test("property: a 2×2 grid's bilinear weights match the freeform space along the edges and outside", () => {
   fc.assert(
     fc.property(
