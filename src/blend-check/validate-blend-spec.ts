@@ -50,9 +50,16 @@ export function validateBlendSpec(doc: JsonDocument): BlendSpecValidation {
   return { spec, diagnostics: r.diagnostics };
 }
 
+/** Most items of any one list of a blend-check spec (samples, query points, transitions …). */
+export const MAX_BLEND_SPEC_ITEMS = 10_000;
+
 /** Reads every item (so all problems are reported); undefined when any item failed. */
 function each<T>(r: JsonReader, arr: JsonArrayNode | undefined, read: (node: JsonNode) => T | undefined): T[] | undefined {
   if (!arr) return undefined;
+  if (arr.items.length > MAX_BLEND_SPEC_ITEMS) {
+    r.report(arr, "E_SPEC_LIMIT", `${arr.items.length} items; the limit is ${MAX_BLEND_SPEC_ITEMS} per list`);
+    return undefined;
+  }
   const out: T[] = [];
   let ok = true;
   for (const node of arr.items) {

@@ -1,6 +1,9 @@
 import type { Command } from "commander";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
+/** Most diagnostic lines printed for one file by one command (`I_MORE_FINDINGS` counts the rest). */
+export const MAX_PRINTED_PER_FILE = 200;
+
 /** Where a command writes; tests pass buffers, the binary passes the process streams. */
 export interface CliIo {
   stdout(text: string): void;
@@ -30,7 +33,29 @@ export function createContext(io: CliIo): CliContext {
     io,
     exitCode: 0,
     printDiagnostics(diagnostics) {
-      for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+      for (const line of cappedDiagnosticLines(diagnostics)) io.stderr(`${line}\n`);
     },
   };
+}
+
+/**
+ * The printed lines of `diagnostics`: at most MAX_PRINTED_PER_FILE per file, then one
+ * `I_MORE_FINDINGS` line per file saying how many more there were.
+ */
+export function cappedDiagnosticLines(diagnostics: readonly Diagnostic[]): string[] {
+  const lines: string[] = [];
+  const printed = new Map<string, number>();
+  for (const d of diagnostics) {
+    const n = printed.get(d.file) ?? 0;
+    printed.set(d.file, n + 1);
+    if (n < MAX_PRINTED_PER_FILE) lines.push(formatDiagnostic(d));
+  }
+  for (const [file, n] of printed) {
+    if (n <= MAX_PRINTED_PER_FILE) continue;
+    lines.push(formatDiagnostic({
+      code: "I_MORE_FINDINGS", severity: "info", file, pointer: "",
+      message: `${n - MAX_PRINTED_PER_FILE} more findings not shown (only the first ${MAX_PRINTED_PER_FILE} of each file are printed)`,
+    }));
+  }
+  return lines;
 }

@@ -113,6 +113,27 @@ class AgcStop extends Error {}
 const keyScratch = new Float32Array(4);
 
 /**
+ * Largest magnitude of any stored value. Interpolating between keys near float32's limit overflows to
+ * Infinity − Infinity = NaN, so a container holding them could sample non-finite poses.
+ */
+export const MAX_AGC_MAGNITUDE = 1e9;
+
+/**
+ * Why `n` values at `at` are not a usable key of a `path` track, or undefined: each must be finite and
+ * within ±MAX_AGC_MAGNITUDE, and a rotation must be near unit length (a zero quaternion normalises to NaN).
+ */
+function keyProblem(v: ArrayLike<number>, at: number, n: number, path: string): string | undefined {
+  let norm2 = 0;
+  for (let c = 0; c < n; c++) {
+    const x = v[at + c]!;
+    if (!(Math.abs(x) <= MAX_AGC_MAGNITUDE)) return `${path} value ${x} (not finite, or beyond ±${MAX_AGC_MAGNITUDE})`;
+    norm2 += x * x;
+  }
+  if (path === "rotation" && !(norm2 > 0.25 && norm2 < 4)) return `rotation of length ${Math.sqrt(norm2).toPrecision(4)} (not a unit quaternion)`;
+  return undefined;
+}
+
+/**
  * Reads a `.agc` container. Never throws on bad bytes: truncation, a bad magic or version, joints or
  * tracks out of range, packed data that disagrees with its block headers, bit widths over 24, keys that
  * do not decode to finite values … each give an `E_AGC_*` diagnostic with the byte offset as the pointer
@@ -143,6 +164,7 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
     if (J > 0x7fff) fail("E_AGC_RANGE", 12, `${J} joints; the limit is 32767`);
     let o = 16;
     const names: string[] = [];
+    const nameSet = new Set<string>();
     const parents: number[] = [];
     const rest = createPose(J);
     for (let j = 0; j < J; j++) {
@@ -157,13 +179,16 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
       } catch {
         return fail("E_AGC_RANGE", o + 4, `joint ${j}'s name is not UTF-8`);
       }
-      if (names.includes(name)) fail("E_AGC_RANGE", o + 4, `joint name "${name}" is used twice`);
+      if (nameSet.has(name)) fail("E_AGC_RANGE", o + 4, `joint name "${name}" is used twice`);
+      nameSet.add(name);
       names.push(name);
       parents.push(parent);
       let p = o + 4 + align4(nameBytes);
       for (let c = 0; c < 3; c++, p += 4) rest.t[3 * j + c] = view.getFloat32(p, true);
       for (let c = 0; c < 4; c++, p += 4) rest.r[4 * j + c] = view.getFloat32(p, true);
       for (let c = 0; c < 3; c++, p += 4) rest.s[3 * j + c] = view.getFloat32(p, true);
+      const restProblem = keyProblem(rest.t, 3 * j, 3, "translation") ?? keyProblem(rest.r, 4 * j, 4, "rotation") ?? keyProblem(rest.s, 3 * j, 3, "scale");
+      if (restProblem) fail("E_AGC_RANGE", o + 4 + align4(nameBytes), `joint ${j}'s rest ${restProblem}`);
       o = p;
     }
     const skel = createSkeleton({ names, parents, rest });
@@ -217,7 +242,11 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
         need(o, 4 * paramCount + 4 * words, what);
         const params = new Float32Array(paramCount);
         for (let i = 0; i < paramCount; i++, o += 4) params[i] = view.getFloat32(o, true);
-        if (!params.every(Number.isFinite)) fail("E_AGC_RANGE", o - 4 * paramCount, `${what}: a parameter is not finite`);
+        if (!params.every((v) => Math.abs(v) <= MAX_AGC_MAGNITUDE)) fail("E_AGC_RANGE", o - 4 * paramCount, `${what}: a parameter is not finite or beyond ±${MAX_AGC_MAGNITUDE}`);
+        if (constant) {
+          const problem = keyProblem(params, 0, stride, path);
+          if (problem) fail("E_AGC_RANGE", o - 4 * paramCount, `${what}: the constant ${problem}`);
+        }
         if (!constant && !(params[stride]! > 0)) fail("E_AGC_RANGE", o - 4, `${what}: the base step ${params[stride]!} is not positive`);
         const dataAt = o;
         const data = new Uint32Array(words);
@@ -240,9 +269,8 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
           // Every key must decode to finite values (damaged steps or residuals could overflow).
           for (let f = 0; f < F; f++) {
             decodeKey(keyScratch, 0, track, f);
-            for (let c = 0; c < stride; c++) {
-              if (!Number.isFinite(keyScratch[c]!)) fail("E_AGC_RANGE", dataAt, `${what}: frame ${f} does not decode to finite values`);
-            }
+            const problem = keyProblem(keyScratch, 0, stride, path);
+            if (problem) fail("E_AGC_RANGE", dataAt, `${what}: frame ${f} decodes to a ${problem}`);
           }
         }
         trackIndex[slot] = tracks.length;

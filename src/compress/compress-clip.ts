@@ -39,6 +39,8 @@ export interface CompressOptions {
   readonly coarseShift?: number;
   /** Rotation interpolation the runtime will sample with (sampleCompressedClip's `quatMode`). Default slerp. */
   readonly quatMode?: QuatInterpolation;
+  /** The file named in diagnostics. Default: the clip's name. */
+  readonly file?: string;
   /** Called with the fraction done (0…1) after each refinement pass. */
   readonly onProgress?: (fraction: number) => void;
 }
@@ -85,6 +87,29 @@ export interface CompressResult {
 
 /** Most key-grid frames (frame indices are 16-bit). */
 export const MAX_COMPRESSED_FRAMES = 65536;
+/**
+ * Most joints × key-grid frames compressed at once: memory grows about 0.9 kB per joint-frame (reference
+ * and candidate poses and model transforms in float64), so this keeps a run under about 0.5 GB.
+ */
+export const MAX_COMPRESS_JOINT_FRAMES = 1 << 19;
+/**
+ * Most work of one clip, in frames × Σ over joints of (depth + 1): a track's trial re-measures its
+ * whole subtree, so deep chains cost more than wide trees. About 4 µs a unit here (≈ 30 s at the limit).
+ */
+export const MAX_COMPRESS_WORK = 1 << 23;
+
+/** Σ over joints of (depth + 1), the number of (joint, ancestor-or-self) pairs. */
+function chainWork(parents: Int16Array, J: number): number {
+  const depth = new Int32Array(J);
+  let sum = 0;
+  for (let j = 0; j < J; j++) {
+    const p = parents[j]!;
+    depth[j] = p < 0 ? 0 : depth[p]! + 1;
+    sum += depth[j]! + 1;
+  }
+  return sum;
+}
+
 /** Passes of the tighten-and-refit loop before giving up on a joint. */
 const MAX_PASSES = 60;
 /** The loop aims a little under the tolerance so errors between grid frames stay within it. */
@@ -137,7 +162,7 @@ export function detectSampleRate(clip: Clip): number {
  */
 export function compressClip(clip: Clip, options: CompressOptions = {}): CompressResult {
   const diagnostics: Diagnostic[] = [];
-  const file = clip.name;
+  const file = options.file ?? clip.name;
   const fail = (code: string, message: string): CompressResult => {
     diagnostics.push({ code, severity: "error", file, pointer: "", message });
     return { diagnostics };
@@ -167,11 +192,19 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   if (F > MAX_COMPRESSED_FRAMES) {
     return fail("E_COMPRESS_TOO_MANY_FRAMES", `${F} frames at ${rate} Hz; the limit is ${MAX_COMPRESSED_FRAMES} (try a lower --resample rate)`);
   }
+  const J0 = clip.skeleton.jointCount;
+  if (J0 * F > MAX_COMPRESS_JOINT_FRAMES) {
+    return fail("E_COMPRESS_LIMIT", `${J0} joints × ${F} frames = ${J0 * F} joint-frames; the limit is ${MAX_COMPRESS_JOINT_FRAMES} (memory): resample lower (--resample) or split the take`);
+  }
+  const work = F * chainWork(clip.skeleton.parents, J0);
+  if (work > MAX_COMPRESS_WORK) {
+    return fail("E_COMPRESS_LIMIT", `${F} frames × ${work / F} (joints weighted by chain depth) = ${work} units of work; the limit is ${MAX_COMPRESS_WORK} (about half a minute): resample lower (--resample) or split the take`);
+  }
   const quatMode = options.quatMode ?? "slerp";
   const tol = toleranceM * upm;
   const vv = vvM * upm;
   const target = TARGET_SHARE * tol;
-  warnOffGrid(clip, rate, start, diagnostics);
+  warnOffGrid(clip, rate, start, diagnostics, file);
   if (clip.floatTracks.length > 0) {
     diagnostics.push({
       code: "W_COMPRESS_FLOAT_TRACKS", severity: "warning", file, pointer: "",
@@ -190,6 +223,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   makeHemisphereContinuous(ref);
   const refModel = modelTransforms(new Float64Array(12 * J * F), skeleton, ref);
   const lever = leverArms(refModel, skeleton.parents, J, F, vv);
+  const subtrees = subtreeLists(skeleton.parents, J);
 
   // 2. Fit every animated track with a first budget, then tighten the tracks above each joint that
   // misses the bound until none does.
@@ -288,6 +322,18 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
    * so the budgets the proportional loop leaves are conservative; this spends the slack where the bytes
    * are. Returns the trials run.
    */
+  /** Whether every joint of `subtree` stays within the target at frames f0 ≤ f < f1. */
+  function subtreeWithin(subtree: ArrayLike<number>, f0: number, f1: number): boolean {
+    for (let k = 0; k < subtree.length; k++) {
+      const j = subtree[k]!;
+      for (let f = f0; f < f1; f++) {
+        const o = (f * J + j) * 12;
+        if (vertexError(refModel, o, candModel, o, vv) > target) return false;
+      }
+    }
+    return true;
+  }
+
   function greedyLoosen(): number {
     let trials = 0;
     const bytesOf = (t: CompressedTrack | undefined): number => (t ? trackByteLength(t) : 0);
@@ -310,11 +356,10 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
           }
           trials++;
           evaluateSlot(cand, slot, newTrack, skeleton.rest);
-          const joint = Math.floor(slot / 3);
-          modelTransforms(candModel, skeleton, cand, joint);
-          jointErrors(errors, refModel, candModel, J, F, vv);
-          let ok = true;
-          for (let j = 0; j < J && ok; j++) if (errors[j]! > target) ok = false;
+          // Only the track's subtree moves, and every other joint is within the target already.
+          const subtree = subtrees[Math.floor(slot / 3)]!;
+          modelTransformsRange(candModel, skeleton, cand, subtree, 0, F);
+          const ok = subtreeWithin(subtree, 0, F);
           if (ok) {
             accepted++;
           } else {
@@ -322,7 +367,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
             fitted.set(slot, oldTrack);
             codes.set(slot, oldCode);
             evaluateSlot(cand, slot, oldTrack, skeleton.rest);
-            modelTransforms(candModel, skeleton, cand, joint);
+            modelTransformsRange(candModel, skeleton, cand, subtree, 0, F);
           }
         }
         if (accepted === 0) break;
@@ -340,7 +385,6 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
    */
   function blockLoosen(): number {
     let trials = 0;
-    const subtrees = subtreeLists(skeleton.parents, J);
     const blocks = blockCount(F);
     const order = slots.filter((s) => codes.get(s)).sort((a, b) => codeBytes(codes.get(b)!) - codeBytes(codes.get(a)!));
     for (let si = 0; si < BLOCK_STEPS.length; si++) {
@@ -372,18 +416,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
             const f1 = Math.min(F, f0 + KEYS_PER_BLOCK);
             storeDecoded(cand, slot, code, f0, f1);
             modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
-            let ok = true;
-            for (let k = 0; k < subtree.length && ok; k++) {
-              const j = subtree[k]!;
-              for (let f = f0; f < f1; f++) {
-                const o = (f * J + j) * 12;
-                if (vertexError(refModel, o, candModel, o, vv) > target) {
-                  ok = false;
-                  break;
-                }
-              }
-            }
-            if (ok) {
+            if (subtreeWithin(subtree, f0, f1)) {
               accepted++;
             } else {
               encodeFineBlock(code, b, old);
@@ -611,7 +644,7 @@ function largestExtent(target: FitTarget): number {
 }
 
 /** Warns when source keys do not lie on the grid (between grid frames the compressed curve is linear). */
-function warnOffGrid(clip: Clip, rate: number, start: number, diagnostics: Diagnostic[]): void {
+function warnOffGrid(clip: Clip, rate: number, start: number, diagnostics: Diagnostic[], diagnosticsFile: string): void {
   let offGrid = 0;
   let cubic = 0;
   for (const track of clip.tracks) {
@@ -626,7 +659,7 @@ function warnOffGrid(clip: Clip, rate: number, start: number, diagnostics: Diagn
   }
   if (offGrid > 0 || cubic > 0) {
     diagnostics.push({
-      code: "W_COMPRESS_OFF_GRID", severity: "warning", file: clip.name, pointer: "",
+      code: "W_COMPRESS_OFF_GRID", severity: "warning", file: diagnosticsFile, pointer: "",
       message: `${offGrid} track(s) have keys off the ${rate.toFixed(3)} Hz grid and ${cubic} are CUBICSPLINE; the error is measured at grid frames only`,
     });
   }

@@ -36,11 +36,34 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.code < b.code ? -1 : a.code > b.code ? 1 : 0;
 }
 
-/** `file: pointer: message [CODE]`, the one-line form every command prints (pointer omitted when ""). */
+/**
+ * `file: pointer: message [CODE]`, the one-line form every command prints (pointer omitted when "").
+ * Everything in it may echo user text, so control characters are escaped (a name holding a newline
+ * cannot forge a second diagnostic line) and each part is cut to a readable length.
+ */
 export function formatDiagnostic(d: Diagnostic): string {
-  const where = d.pointer === "" ? "" : `${d.pointer}: `;
+  const where = d.pointer === "" ? "" : `${echo(d.pointer, MAX_ECHOED_POINTER)}: `;
   const level = d.severity === "error" ? "" : `${d.severity}: `;
-  return `${d.file}: ${where}${level}${d.message} [${d.code}]`;
+  return `${echo(d.file, MAX_ECHOED_POINTER)}: ${where}${level}${echo(d.message, MAX_ECHOED_MESSAGE)} [${echo(d.code, 64)}]`;
+}
+
+/** Longest file name or pointer printed in a diagnostic line, characters (longer ones are cut with "…"). */
+export const MAX_ECHOED_POINTER = 200;
+/** Longest message printed in a diagnostic line, characters. */
+export const MAX_ECHOED_MESSAGE = 600;
+
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * User text made safe to print on one line: control characters as `\n`, `\t`, `\u001b` …, cut to
+ * `max` characters with "…". Used for every echoed name and value.
+ */
+export function echo(text: string, max = MAX_ECHOED_MESSAGE): string {
+  const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return cut.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

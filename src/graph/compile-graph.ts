@@ -12,6 +12,7 @@ import {
   type CompiledParam, type CompiledState, type CompiledTransition, type ResolvedRuntimeOptions, type RuntimeOptions,
 } from "./compiled-graph.ts";
 import { isProceduralClip, type MotionSource } from "./motion-source.ts";
+import { appendAll } from "../diagnostics/append-all.ts";
 
 export interface CompileGraphResult {
   /** The compiled graph, absent when any diagnostic is an error. */
@@ -188,7 +189,7 @@ export function compileGraph(
         const samplesPointer = childPointer(motion.pointer, "samples");
         if (motion.mode === "freeform") {
           const r = compileBlendSpace2D(motion.samples, { file, pointer: samplesPointer });
-          diagnostics.push(...r.diagnostics);
+          appendAll(diagnostics, r.diagnostics);
           if (!r.compiled) return null;
           return { kind: "blend2d", slotX, slotY, mode: "freeform", sync: motion.sync, sources, sourceIndices: Int32Array.from(indices), durations: Float64Array.from(sources, (c) => c.duration), space: r.compiled, grid: null };
         }

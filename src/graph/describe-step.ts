@@ -1,5 +1,6 @@
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
+import { echo } from "../diagnostics/diagnostic.ts";
 
 /** A plain, JSON-ready picture of one step (for tools: the CLI's `run`, the studio). Allocates. */
 export interface StepSnapshot {
@@ -92,5 +93,6 @@ export function formatStepLine(t: number, snap: StepSnapshot): string {
   });
   const r = snap.rootDelta;
   const root = `root=(${fixed(r[0]!, 4)} ${fixed(r[1]!, 4)} ${fixed(r[2]!, 4)} yaw ${fixed(r[3]!, 4)})`;
-  return `t=${fixed(t, 3)}  ${layers}  ${root}${events.length ? `  | ${events.join("; ")}` : ""}`;
+  // Names come from the spec and the clips: control characters are escaped so one step stays one line.
+  return echo(`t=${fixed(t, 3)}  ${layers}  ${root}${events.length ? `  | ${events.join("; ")}` : ""}`, Number.MAX_SAFE_INTEGER);
 }

@@ -2,7 +2,7 @@ import { setParam, travel, trigger } from "./commands.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, StepResult } from "./graph-instance.ts";
 import { step } from "./step.ts";
-import type { Timeline, TimelineCommand } from "./timeline.ts";
+import { MAX_TIMELINE_STEPS, type Timeline, type TimelineCommand } from "./timeline.ts";
 
 /** Number of steps a timeline run takes at `dt`: round(duration / dt). */
 export function timelineStepCount(timeline: Timeline, dt: number = timeline.dt): number {
@@ -23,6 +23,7 @@ export function runTimeline(
   dt: number = timeline.dt,
 ): void {
   const steps = timelineStepCount(timeline, dt);
+  if (!(steps <= MAX_TIMELINE_STEPS)) throw new RangeError(`runTimeline: ${steps} steps; the limit is ${MAX_TIMELINE_STEPS} (see timelineLimitProblem)`);
   const commands = timeline.commands;
   let next = 0;
   const applied: TimelineCommand[] = [];

@@ -33,17 +33,35 @@ export interface ParseTimelineResult {
 
 const EVENT_KEYS = new Set(["t", "set", "trigger", "travel", "layer"]);
 const ROOT_KEYS = new Set(["$schema", "description", "dt", "duration", "events"]);
-const FRACTION = /^\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)\s*$/;
+const DECIMAL = "(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?";
+// Plain decimal numbers only: Number() would also read "0x10" as 16, "Infinity" and "1_0" as nothing.
+const NUMBER = new RegExp(`^${DECIMAL}$`);
+const FRACTION = new RegExp(`^(${DECIMAL})/(${DECIMAL})$`);
 
-/** Parses a dt given as a number or a fraction string ("1/60"); undefined when it is not a positive finite number. */
+/** Most steps one timeline run may take (`E_TIMELINE_LIMIT`): 27 minutes at 60 Hz. */
+export const MAX_TIMELINE_STEPS = 100_000;
+
+/**
+ * Parses a dt given as a number or as text — a decimal number ("0.016", "1e-3") or a fraction of two
+ * ("1/60"), spaces around the parts allowed — into seconds; undefined when it is not that grammar or
+ * not a positive finite number.
+ */
 export function parseDt(text: string | number): number | undefined {
   let v: number;
   if (typeof text === "number") v = text;
   else {
-    const m = FRACTION.exec(text);
-    v = m ? Number(m[1]) / Number(m[2]) : text.trim() === "" ? NaN : Number(text);
+    const compact = text.replace(/\s+/g, "");
+    const m = FRACTION.exec(compact);
+    v = m ? Number(m[1]) / Number(m[2]) : NUMBER.test(compact) ? Number(compact) : NaN;
   }
   return v > 0 && Number.isFinite(v) ? v : undefined;
+}
+
+/** The E_TIMELINE_LIMIT message when `duration / dt` is more steps than a run may take, else undefined. */
+export function timelineLimitProblem(duration: number, dt: number): string | undefined {
+  const steps = Math.round(duration / dt);
+  if (steps <= MAX_TIMELINE_STEPS) return undefined;
+  return `${duration} s at dt = ${dt} s is ${steps > 1e15 ? steps.toExponential(3) : steps} steps; the limit is ${MAX_TIMELINE_STEPS} (shorten the run or use a larger dt)`;
 }
 
 /**
@@ -71,6 +89,10 @@ export function parseTimeline(doc: JsonDocument, graph: CompiledGraph): ParseTim
   const duration = r.number(durationNode);
   if (duration !== undefined && !(duration >= 0 && duration <= 86400)) {
     r.report(durationNode, "E_TIMELINE_RANGE", `duration must be between 0 and 86400 seconds, got ${duration}`);
+  }
+  if (dt !== undefined && duration !== undefined && duration >= 0 && duration <= 86400) {
+    const problem = timelineLimitProblem(duration, dt);
+    if (problem) r.report(durationNode, "E_TIMELINE_LIMIT", problem);
   }
   const commands: TimelineCommand[] = [];
   const events = r.array(r.member(root, "events"));
@@ -123,7 +145,10 @@ function readEvent(r: JsonReader, node: JsonNode, graph: CompiledGraph, duration
   } else if (actions[0] === "trigger") {
     const tn = obj.members.get("trigger")!;
     const names: { name: string; node: JsonNode }[] = [];
-    if (tn.kind === "array") for (const item of tn.items) { const s = r.string(item); if (s !== undefined) names.push({ name: s, node: item }); }
+    if (tn.kind === "array") {
+      if (tn.items.length === 0) r.report(tn, "E_TIMELINE_ACTION", "trigger names no trigger (an empty list)");
+      for (const item of tn.items) { const s = r.string(item); if (s !== undefined) names.push({ name: s, node: item }); }
+    }
     else { const s = r.string(tn); if (s !== undefined) names.push({ name: s, node: tn }); }
     for (const { name, node: n } of names) {
       const slot = graph.paramIndex.get(name);

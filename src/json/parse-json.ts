@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
 import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { JsonNode } from "./json-node.ts";
 import { SourceText } from "./source-text.ts";
+import { PARSER_SAFE_DEPTH, tooDeepAt } from "./nesting-depth.ts";
+import { decodeUtf8, readInputFile } from "../fs/read-input-file.ts";
 
 /** Limits applied to untrusted JSON before it is parsed. */
 export interface JsonLimits {
@@ -11,6 +12,13 @@ export interface JsonLimits {
   /** Deepest nesting of arrays and objects accepted. Default 64. */
   readonly maxDepth?: number;
 }
+
+/**
+ * Longest number literal accepted: Python's default limit on integer-string conversion (4300 digits),
+ * which the blend-check reference tier runs into as well; converting longer integers exactly is
+ * quadratic.
+ */
+export const MAX_NUMBER_DIGITS = 4300;
 
 export const DEFAULT_JSON_LIMITS = { maxBytes: 16 * 1024 * 1024, maxDepth: 64 } as const;
 
@@ -37,25 +45,6 @@ export function diagnosticAt(
   return { code, severity, file: doc.file, pointer: at.pointer, message, line, column };
 }
 
-/** Deepest nesting outside strings, found without recursion (a guard before the recursive parser). */
-function nestingDepth(text: string): { depth: number; offset: number } {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      depth++;
-      if (depth > DEPTH_SCAN_CAP) return { depth, offset: i };
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return { depth: 0, offset: 0 };
-}
-const DEPTH_SCAN_CAP = 10_000;
-
 /**
  * Parses strict JSON (no comments, no trailing commas) into a positioned tree. Never throws: every
  * problem is a diagnostic (`E_JSON_SYNTAX`, `E_JSON_TOO_DEEP`, `E_DUPLICATE_KEY`, `E_BAD_UNICODE`).
@@ -66,8 +55,15 @@ export function parseJsonText(text: string, file: string, limits: JsonLimits = {
   const diagnostics: Diagnostic[] = [];
   const doc: JsonDocument = { file, text, root: undefined, diagnostics, source };
 
-  if (nestingDepth(text).depth > DEPTH_SCAN_CAP) {
-    diagnostics.push(diagnosticAt(doc, undefined, "E_JSON_TOO_DEEP", `nesting deeper than ${maxDepth} levels`));
+  // Up to PARSER_SAFE_DEPTH the tree is built and the too-deep value named by its pointer; past it the
+  // recursive parser could overflow the stack, so the scan's position is all there is.
+  const deepAt = tooDeepAt(text, Math.max(maxDepth, PARSER_SAFE_DEPTH));
+  if (deepAt >= 0) {
+    const { line, column } = source.position(deepAt);
+    diagnostics.push({
+      code: "E_JSON_TOO_DEEP", severity: "error", file, pointer: "", line, column,
+      message: `nesting deeper than ${maxDepth} levels (line ${line}, column ${column})`,
+    });
     return doc;
   }
   const errors: ParseError[] = [];
@@ -138,6 +134,10 @@ function convert(node: Node, pointer: string, depth: number, maxDepth: number, d
     }
     case "number": {
       const raw = doc.text.slice(node.offset, node.offset + node.length);
+      if (raw.length > MAX_NUMBER_DIGITS) {
+        doc.diagnostics.push(diagnosticAt(doc, base, "E_JSON_NUMBER_TOO_LONG", `a number of ${raw.length} characters; the limit is ${MAX_NUMBER_DIGITS} (as Python's int conversion)`));
+        return { ...base, kind: "null" };
+      }
       const integer = /^-?\d+$/.test(raw) ? BigInt(raw) : undefined;
       return { ...base, kind: "number", value: Number(raw), raw, integer };
     }
@@ -162,23 +162,10 @@ export function readJsonFile(path: string, limits: JsonLimits = {}, label: strin
     source: new SourceText(""),
     diagnostics: [{ code, severity: "error", file: label, pointer: "", message }],
   });
-  let bytes: Buffer;
-  try {
-    const st = statSync(path);
-    if (st.isDirectory()) return empty("E_FILE_READ", "is a directory, not a file");
-    if (st.size > maxBytes) return empty("E_FILE_TOO_LARGE", `file is ${st.size} bytes; the limit is ${maxBytes}`);
-    bytes = readFileSync(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return empty("E_FILE_NOT_FOUND", "no such file");
-    return empty("E_FILE_READ", `cannot read the file (${code ?? "unknown error"})`);
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return empty("E_NOT_UTF8", "the file is not UTF-8 text");
-  }
+  const read = readInputFile(path, maxBytes, label);
+  if (!read.bytes) return { file: label, text: "", root: undefined, source: new SourceText(""), diagnostics: [read.diagnostic] };
+  const text = decodeUtf8(read.bytes);
+  if (text === undefined) return empty("E_NOT_UTF8", "the file is not UTF-8 text");
   if (text.charCodeAt(0) === 0xfeff) {
     const doc = parseJsonText(text.slice(1), label, limits);
     doc.diagnostics.unshift({

@@ -32,5 +32,18 @@ export async function addClipToGltf(doc: Document, clip: Clip): Promise<Uint8Arr
     const channel = doc.createAnimationChannel().setTargetNode(node).setTargetPath(track.path).setSampler(sampler);
     animation.addSampler(sampler).addChannel(channel);
   }
+  mergeBuffers(doc);
   return new NodeIO().writeBinary(doc);
+}
+
+/**
+ * A GLB holds exactly one buffer, so a .gltf target with several (a .bin per mesh, say) has all its
+ * accessors moved to the first before writing; the others are dropped.
+ */
+function mergeBuffers(doc: Document): void {
+  const buffers = doc.getRoot().listBuffers();
+  if (buffers.length <= 1) return;
+  const keep = buffers[0]!;
+  for (const accessor of doc.getRoot().listAccessors()) accessor.setBuffer(keep);
+  for (const extra of buffers.slice(1)) extra.dispose();
 }

@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 import type { Clip } from "../clip/clip.ts";
-import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadBvh } from "../io/bvh/load-bvh.ts";
 import { loadGltf } from "../io/gltf/load-gltf.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
@@ -22,15 +22,20 @@ export interface LoadRigOptions {
   readonly bvhScale?: number;
 }
 
-/** Loads a .bvh (by extension, case-insensitive) or a glTF/GLB file; never throws on bad files. */
+/**
+ * Loads a .bvh (by extension, case-insensitive) or a glTF/GLB file; never throws on bad files. This is
+ * the one verdict `map`, `retarget` and `inspect` share: a file with any error has no skeleton and no
+ * clips here, whatever part of it did parse.
+ */
 export async function loadRig(path: string, options: LoadRigOptions = {}): Promise<LoadedRig> {
   const label = options.label ?? path;
   if (extname(path).toLowerCase() === ".bvh") {
     const r = loadBvh(path, options.bvhScale === undefined ? {} : { scale: options.bvhScale }, label);
+    if (hasErrors(r.diagnostics)) return { kind: "bvh", clips: [], diagnostics: r.diagnostics };
     return { kind: "bvh", ...(r.skeleton ? { skeleton: r.skeleton } : {}), clips: r.clip ? [r.clip] : [], diagnostics: r.diagnostics };
   }
   const r = await loadGltf(path, { fileName: label });
-  const skeleton = r.skeletons[0];
+  const skeleton = r.ok ? r.skeletons[0] : undefined;
   return {
     kind: "gltf",
     ...(skeleton ? { skeleton } : {}),

@@ -18,6 +18,10 @@ export interface BoneMapReadResult {
   readonly diagnostics: Diagnostic[];
 }
 
+/** Range of a bone map's `rootMotionScale`: wide enough for any unit change (mm ↔ km), finite output. */
+export const MIN_ROOT_MOTION_SCALE = 1e-6;
+export const MAX_ROOT_MOTION_SCALE = 1e6;
+
 const RICH_KEYS = new Set(["bones", "auto", "rootMotionScale", "alignRest"]);
 /** Keys `animgraph map --json` adds for people; read back without a warning and ignored. */
 const INFO_KEYS = new Set(["source", "target", "entries", "unmappedSource", "unmappedTarget", "proposedRootMotionScale"]);
@@ -47,8 +51,8 @@ export function readBoneMap(doc: JsonDocument, source: Skeleton, target: Skeleto
     const scaleNode = reader.optional(root, "rootMotionScale");
     const scale = reader.number(scaleNode);
     if (scale !== undefined) {
-      if (scale > 0) settings.rootMotionScale = scale;
-      else reader.report(scaleNode, "E_OUT_OF_RANGE", `rootMotionScale must be > 0, found ${scale}`);
+      if (scale >= MIN_ROOT_MOTION_SCALE && scale <= MAX_ROOT_MOTION_SCALE) settings.rootMotionScale = scale;
+      else reader.report(scaleNode, "E_OUT_OF_RANGE", `rootMotionScale must be in [${MIN_ROOT_MOTION_SCALE}, ${MAX_ROOT_MOTION_SCALE}], found ${scale}`);
     }
     const align = reader.boolean(reader.optional(root, "alignRest"));
     if (align !== undefined) settings.alignRest = align;

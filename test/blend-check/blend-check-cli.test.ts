@@ -104,7 +104,7 @@ test("usage errors and an unwritable --out exit 2", async () => {
   const dir = mkdtempSync(join(tmpdir(), "blend-check-cli-"));
   const w = await run(["blend-check", SPEC_REL, "--out", join(dir, "no/such/dir/r.json")]);
   assert.equal(w.code, 2);
-  assert.match(w.stderr, /r\.json: cannot write the report \(ENOENT\) \[E_FILE_WRITE\]\n$/);
+  assert.match(w.stderr, /r\.json: cannot write the file \(ENOENT\) \[E_FILE_WRITE\]\n$/);
   assert.equal(w.stdout, "");
 });
 

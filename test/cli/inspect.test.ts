@@ -86,7 +86,7 @@ test("an unreadable file: diagnostics on stderr, nothing on stdout, exit 2", asy
   assert.equal(json.code, 2);
   assert.deepEqual(JSON.parse(json.stdout).ok, false);
   const missing = await run(["inspect", "nope.glb"], dir);
-  assert.deepEqual([missing.code, missing.stderr], [2, "nope.glb: cannot read the file (ENOENT) [E_GLTF_READ]\n"]);
+  assert.deepEqual([missing.code, missing.stderr], [2, "nope.glb: no such file [E_FILE_NOT_FOUND]\n"]);
   const usage = await run(["inspect"], dir);
   assert.equal(usage.code, 2);
 });

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { blendCheckFile } from "../../blend-check/blend-check-file.ts";
 import { formatBlendReportJson, formatBlendSummary } from "../../blend-check/format-report.ts";
-import { writeFileAtomic } from "../../fs/atomic-write.ts";
+import { checkOutputFile, writeOutputFile, type OutputFile } from "../output-file.ts";
 import type { CliCommand, CliContext } from "../context.ts";
 
 interface BlendCheckOptions {
@@ -31,6 +31,11 @@ export const blendCheckCommand: CliCommand = {
 
 function run(ctx: CliContext, specPath: string, options: BlendCheckOptions): void {
   const { io } = ctx;
+  let out: OutputFile | undefined;
+  if (options.out !== undefined) {
+    out = checkOutputFile(ctx, options.out, [{ label: specPath, path: specPath }]);
+    if (!out) return;
+  }
   const result = blendCheckFile(resolve(io.cwd, specPath), specPath);
   ctx.printDiagnostics(result.diagnostics);
   const report = result.report;
@@ -39,16 +44,7 @@ function run(ctx: CliContext, specPath: string, options: BlendCheckOptions): voi
     return;
   }
   const json = formatBlendReportJson(report);
-  if (options.out !== undefined) {
-    try {
-      writeFileAtomic(resolve(io.cwd, options.out), json);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-      io.stderr(`${options.out}: cannot write the report (${code}) [E_FILE_WRITE]\n`);
-      ctx.exitCode = ExitCode.Unusable;
-      return;
-    }
-  }
+  if (out && !writeOutputFile(ctx, out, json)) return;
   if (options.json) io.stdout(json);
   else {
     const lines = formatBlendSummary(report);

@@ -6,11 +6,17 @@ import type { CompressedClip } from "../../compress/compressed-clip.ts";
 import { estimateUnitsPerMetre, parseLength } from "../../compress/units.ts";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
-import { writeFileAtomic } from "../../fs/atomic-write.ts";
+import { checkOutputFile, writeOutputFile } from "../output-file.ts";
 import { loadBvh } from "../../io/bvh/index.ts";
 import { loadGltf } from "../../io/gltf/index.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
 import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
+import { appendAll } from "../../diagnostics/append-all.ts";
+
+/** Accepted ranges of the numeric options, metres (units per metre for the last). */
+const TOLERANCE_RANGE = [1e-7, 1] as const;
+const VIRTUAL_VERTEX_RANGE = [1e-4, 100] as const;
+const UNITS_PER_METRE_RANGE = [1e-6, 1e9] as const;
 
 interface CompressCliOptions {
   readonly tolerance: string;
@@ -50,9 +56,13 @@ export const compressCommand: CliCommand = {
 async function run(ctx: CliContext, input: string, options: CompressCliOptions): Promise<void> {
   const { io } = ctx;
   const tolerance = parseLength(options.tolerance);
-  if (tolerance === undefined) throw new CliUsageError(`--tolerance must be a positive length with a unit (mm, cm or m), e.g. 0.1mm; got "${options.tolerance}"`);
+  if (tolerance === undefined || tolerance < TOLERANCE_RANGE[0] || tolerance > TOLERANCE_RANGE[1]) {
+    throw new CliUsageError(`--tolerance must be a length with a unit (mm, cm or m) from 0.0001mm to 1m, e.g. 0.1mm; got "${options.tolerance}"`);
+  }
   const vv = options.virtualVertex === undefined ? 0.03 : parseLength(options.virtualVertex);
-  if (vv === undefined) throw new CliUsageError(`--virtual-vertex must be a positive length with a unit, e.g. 3cm; got "${options.virtualVertex}"`);
+  if (vv === undefined || vv < VIRTUAL_VERTEX_RANGE[0] || vv > VIRTUAL_VERTEX_RANGE[1]) {
+    throw new CliUsageError(`--virtual-vertex must be a length with a unit from 0.1mm to 100m, e.g. 3cm; got "${options.virtualVertex}"`);
+  }
   const resample = options.resample === undefined ? undefined : Number(options.resample);
   if (resample !== undefined && !(Number.isFinite(resample) && resample > 0 && resample <= 1000)) {
     throw new CliUsageError(`--resample must be a rate in (0, 1000] Hz, got "${options.resample}"`);
@@ -60,13 +70,13 @@ async function run(ctx: CliContext, input: string, options: CompressCliOptions):
   let upmOption: number | "auto" | undefined;
   if (options.unitsPerMetre !== undefined) {
     upmOption = options.unitsPerMetre === "auto" ? "auto" : Number(options.unitsPerMetre);
-    if (upmOption !== "auto" && !(Number.isFinite(upmOption) && upmOption > 0)) {
-      throw new CliUsageError(`--units-per-metre must be a positive number or "auto", got "${options.unitsPerMetre}"`);
+    if (upmOption !== "auto" && !(upmOption >= UNITS_PER_METRE_RANGE[0] && upmOption <= UNITS_PER_METRE_RANGE[1])) {
+      throw new CliUsageError(`--units-per-metre must be a number from 1e-6 to 1e9, or "auto"; got "${options.unitsPerMetre}"`);
     }
   }
   const inPath = resolve(io.cwd, input);
-  const outPath = resolve(io.cwd, options.out);
-  if (inPath === outPath) throw new CliUsageError("--out must not be the input file (the input is never modified)");
+  const out = checkOutputFile(ctx, options.out, [{ label: input, path: input }]);
+  if (!out) return;
   const ext = extname(inPath).toLowerCase();
   if (ext !== ".bvh" && ext !== ".glb" && ext !== ".gltf") throw new CliUsageError(`the input must be a .bvh, .glb or .gltf file, got "${input}"`);
 
@@ -75,11 +85,11 @@ async function run(ctx: CliContext, input: string, options: CompressCliOptions):
   let clips: Clip[] = [];
   if (ext === ".bvh") {
     const result = loadBvh(inPath, {}, input);
-    diagnostics.push(...result.diagnostics);
+    appendAll(diagnostics, result.diagnostics);
     if (result.clip) clips = [result.clip];
   } else {
     const result = await loadGltf(inPath, { fileName: input });
-    diagnostics.push(...result.diagnostics);
+    appendAll(diagnostics, result.diagnostics);
     clips = [...result.clips];
   }
   if (options.clip !== undefined) {
@@ -118,12 +128,19 @@ async function run(ctx: CliContext, input: string, options: CompressCliOptions):
     const clip = clips[i]!;
     const label = `${i + 1}/${clips.length} ${clip.name}`;
     const result = compressClip(clip, {
-      tolerance, virtualVertexDistance: vv, unitsPerMetre, ...(resample === undefined ? {} : { sampleRate: resample }),
+      tolerance, virtualVertexDistance: vv, unitsPerMetre, file: input, ...(resample === undefined ? {} : { sampleRate: resample }),
       onProgress: tty ? (fraction) => io.stderr(`\r${progressBar((i + fraction) / clips.length)} ${label}`) : undefined,
     });
-    diagnostics.push(...result.diagnostics);
+    appendAll(diagnostics, result.diagnostics);
     if (!result.compressed || !result.stats) {
       if (tty) io.stderr("\n");
+      ctx.printDiagnostics(diagnostics);
+      ctx.exitCode = ExitCode.Unusable;
+      return;
+    }
+    if (!Number.isFinite(result.stats.maxError) || !Number.isFinite(result.stats.meanError)) {
+      if (tty) io.stderr("\n");
+      diagnostics.push({ code: "E_COMPRESS_NONFINITE", severity: "error", file: input, pointer: "", message: `clip "${clip.name}": the measured error is not finite (the skeleton's values or the units are out of range); nothing was written` });
       ctx.printDiagnostics(diagnostics);
       ctx.exitCode = ExitCode.Unusable;
       return;
@@ -136,14 +153,7 @@ async function run(ctx: CliContext, input: string, options: CompressCliOptions):
   if (tty) io.stderr(`\r${progressBar(1)} done${" ".repeat(40)}\n`);
   ctx.printDiagnostics(diagnostics);
 
-  try {
-    writeFileAtomic(outPath, writeAgc(compressed, skeleton));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    io.stderr(`${options.out}: cannot write the output (${code}) [E_FILE_WRITE]\n`);
-    ctx.exitCode = ExitCode.Unusable;
-    return;
-  }
+  if (!writeOutputFile(ctx, out, writeAgc(compressed, skeleton))) return;
   if (options.json) {
     io.stdout(`${JSON.stringify({
       input, out: options.out, tolerance, virtualVertexDistance: vv, unitsPerMetre, unitsPerMetreEstimated: estimated,

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { Clip } from "../../clip/clip.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
+import { echo } from "../../diagnostics/diagnostic.ts";
 import { loadGltf, type GltfLoadResult } from "../../io/gltf/load-gltf.ts";
 import { localToModel } from "../../pose/local-to-model.ts";
 import { copyPose, createPose } from "../../pose/pose.ts";
@@ -120,16 +121,24 @@ export function inspectReport(result: GltfLoadResult): Record<string, unknown> {
   };
 }
 
+/** Deepest indentation of the joint tree in the text form, levels. */
+export const MAX_TREE_INDENT = 32;
+
 /** The text form: skeleton trees indented by depth, one line per clip, then the morph targets. */
 export function formatInspectText(result: GltfLoadResult): string {
   const report = inspectReport(result) as {
     skeletons: { index: number; jointCount: number; joints: { name: string; node: number; depth: number }[] }[];
     clips: { name: string; skeleton: number; duration: number; startTime: number; channels: number; translation: number; rotation: number; scale: number; weights: number; interpolations: string[]; rootMotion: RootMotionSummary | null }[];
   };
-  const lines: string[] = [result.file];
+  const lines: string[] = [echo(result.file, 200)];
   for (const sk of report.skeletons) {
     lines.push(`skeleton ${sk.index}: ${sk.jointCount} joints`);
-    for (const j of sk.joints) lines.push(`  ${"  ".repeat(j.depth)}${j.name} (node ${j.node})`);
+    // Indentation stops growing at MAX_TREE_INDENT levels (a 30,000-joint chain would otherwise print
+    // gigabytes of spaces); deeper joints say their depth.
+    for (const j of sk.joints) {
+      const indent = j.depth <= MAX_TREE_INDENT ? "  ".repeat(j.depth) : `${"  ".repeat(MAX_TREE_INDENT)}[depth ${j.depth}] `;
+      lines.push(`  ${indent}${echo(j.name, 120)} (node ${j.node})`);
+    }
   }
   lines.push(`clips: ${report.clips.length}`);
   for (const c of report.clips) {
@@ -139,10 +148,10 @@ export function formatInspectText(result: GltfLoadResult): string {
       ? `root motion: ${c.rootMotion.present ? "yes" : "no"} (${c.rootMotion.joint} travels ${round(c.rootMotion.distance)})`
       : "root motion: no (no translation track)";
     const skel = report.skeletons.length > 1 ? ` skeleton ${c.skeleton}` : "";
-    lines.push(`  ${c.name}: ${c.duration} s${start}, ${c.channels} channels (${parts.join(", ") || "none"}), ${c.interpolations.join("/") || "-"},${skel} ${motion}`);
+    lines.push(`  ${echo(c.name, 120)}: ${c.duration} s${start}, ${c.channels} channels (${parts.join(", ") || "none"}), ${c.interpolations.join("/") || "-"},${skel} ${motion}`);
   }
   lines.push(`morph targets: ${result.morphTargets.length === 0 ? "none" : ""}`.trimEnd());
-  for (const m of result.morphTargets) lines.push(`  ${m.name} (node ${m.node}, mesh ${m.mesh}): ${m.count} targets: ${m.names.join(", ")}`);
+  for (const m of result.morphTargets) lines.push(`  ${echo(m.name, 120)} (node ${m.node}, mesh ${m.mesh}): ${m.count} targets: ${echo(m.names.join(", "), 2000)}`);
   return `${lines.join("\n")}\n`;
 }
 

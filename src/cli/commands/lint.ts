@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { formatDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.ts";
+import type { Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { readJsonFile } from "../../json/index.ts";
 import { lintAssetsFromGltf } from "../../lint/clips-from-gltf.ts";
@@ -8,7 +8,8 @@ import { lintDocument } from "../../lint/lint-document.ts";
 import type { LintOptions } from "../../lint/lint-options.ts";
 import { toSarif } from "../../lint/sarif.ts";
 import { DEFAULT_SPEC_LIMITS } from "../../spec/spec-limits.ts";
-import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
+import { cappedDiagnosticLines, CliUsageError, type CliCommand, type CliContext } from "../context.ts";
+import { appendAll } from "../../diagnostics/append-all.ts";
 
 interface LintCliOptions {
   clips?: string;
@@ -44,7 +45,7 @@ async function run(ctx: CliContext, specs: readonly string[], options: LintCliOp
   if (options.clips !== undefined) {
     const assets = await lintAssetsFromGltf(resolve(io.cwd, options.clips), options.clips);
     if (!assets.ok) {
-      diagnostics.push(...assets.diagnostics);
+      appendAll(diagnostics, assets.diagnostics);
       exit = ExitCode.Unusable;
     } else lintOptions = { clips: assets.clips, joints: assets.joints };
   }
@@ -52,7 +53,7 @@ async function run(ctx: CliContext, specs: readonly string[], options: LintCliOp
     for (const spec of specs) {
       const doc = readJsonFile(resolve(io.cwd, spec), { maxBytes: DEFAULT_SPEC_LIMITS.maxBytes }, spec);
       const result = lintDocument(doc, lintOptions);
-      diagnostics.push(...result.diagnostics);
+      appendAll(diagnostics, result.diagnostics);
       exit = Math.max(exit, result.exitCode);
     }
   }
@@ -60,7 +61,7 @@ async function run(ctx: CliContext, specs: readonly string[], options: LintCliOp
   if (format === "json") io.stdout(`${JSON.stringify(diagnostics, null, 2)}\n`);
   else if (format === "sarif") io.stdout(`${JSON.stringify(toSarif(diagnostics, { baseDirectory: io.cwd }), null, 2)}\n`);
   else {
-    for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
+    for (const line of cappedDiagnosticLines(diagnostics)) io.stdout(`${line}\n`);
     io.stdout(`${summary(diagnostics, specs.length, exit)}\n`);
   }
   ctx.exitCode = exit;

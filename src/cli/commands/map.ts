@@ -1,11 +1,12 @@
 import { resolve } from "node:path";
-import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
+import { echo, hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { compileBoneMap } from "../../retarget/compile-bone-map.ts";
 import { loadRig } from "../../retarget/load-rig.ts";
 import { proposeBoneMap, type BoneMapProposal } from "../../retarget/propose-bone-map.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
 import type { CliCommand } from "../context.ts";
+import { appendAll } from "../../diagnostics/append-all.ts";
 
 interface MapOptions {
   readonly json?: boolean;
@@ -30,14 +31,15 @@ export function mapReport(proposal: BoneMapProposal, source: { file: string; ske
 }
 
 function formatMapText(proposal: BoneMapProposal, sourceFile: string, targetFile: string, source: Skeleton, target: Skeleton, scale: number | undefined): string {
-  const lines = [`${sourceFile} (${source.jointCount} joints) → ${targetFile} (${target.jointCount} joints): ${proposal.entries.length} bones mapped`];
-  const w = Math.max(6, ...proposal.entries.map((e) => e.source.length));
-  const v = Math.max(6, ...proposal.entries.map((e) => e.target.length));
+  const lines = [`${echo(sourceFile, 200)} (${source.jointCount} joints) → ${echo(targetFile, 200)} (${target.jointCount} joints): ${proposal.entries.length} bones mapped`];
+  const name = (n: string): string => echo(n, 64);
+  const w = proposal.entries.reduce((m, e) => Math.max(m, name(e.source).length), 6);
+  const v = proposal.entries.reduce((m, e) => Math.max(m, name(e.target).length), 6);
   for (const e of proposal.entries) {
-    lines.push(`  ${e.source.padEnd(w)}  →  ${e.target.padEnd(v)}  ${e.confidence.toFixed(2)}  ${e.reason}${e.role ? ` (${e.role})` : ""}`);
+    lines.push(`  ${name(e.source).padEnd(w)}  →  ${name(e.target).padEnd(v)}  ${e.confidence.toFixed(2)}  ${e.reason}${e.role ? ` (${e.role})` : ""}`);
   }
-  lines.push(`unmapped source bones (${proposal.unmappedSource.length}): ${proposal.unmappedSource.join(", ") || "none"}`);
-  lines.push(`unmapped target bones, kept at rest (${proposal.unmappedTarget.length}): ${proposal.unmappedTarget.join(", ") || "none"}`);
+  lines.push(`unmapped source bones (${proposal.unmappedSource.length}): ${echo(proposal.unmappedSource.join(", "), 2000) || "none"}`);
+  lines.push(`unmapped target bones, kept at rest (${proposal.unmappedTarget.length}): ${echo(proposal.unmappedTarget.join(", "), 2000) || "none"}`);
   if (scale !== undefined) lines.push(`root motion scale (hip height target / source): ${Number(scale.toPrecision(6))}`);
   return `${lines.join("\n")}\n`;
 }
@@ -65,7 +67,7 @@ export const mapCommand: CliCommand = {
         }
         const proposal = proposeBoneMap(source.skeleton, target.skeleton);
         const compiled = compileBoneMap(proposal, source.skeleton, target.skeleton, { file: `${sourceFile} → ${targetFile}` });
-        diagnostics.push(...compiled.diagnostics);
+        appendAll(diagnostics, compiled.diagnostics);
         const scale = compiled.compiled?.rootMotionScale;
         if (options.json) {
           const report = mapReport(proposal, { file: sourceFile, skeleton: source.skeleton }, { file: targetFile, skeleton: target.skeleton }, scale);

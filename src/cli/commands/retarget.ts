@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { NodeIO } from "@gltf-transform/core";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
-import { writeFileAtomic } from "../../fs/atomic-write.ts";
+import { checkOutputFile, writeOutputFile } from "../output-file.ts";
+import { readGltfDocument } from "../../io/gltf/read-gltf-document.ts";
 import { addClipToGltf } from "../../retarget/add-clip-to-gltf.ts";
 import { normalizeSkinWeights } from "../../retarget/normalize-skin-weights.ts";
 import { compileBoneMap } from "../../retarget/compile-bone-map.ts";
@@ -12,6 +12,7 @@ import { proposeBoneMap, type BoneMap } from "../../retarget/propose-bone-map.ts
 import { readBoneMapFile, type BoneMapSettings } from "../../retarget/read-bone-map.ts";
 import { retargetClip } from "../../retarget/retarget-clip.ts";
 import { CliUsageError, type CliCommand } from "../context.ts";
+import { appendAll } from "../../diagnostics/append-all.ts";
 
 interface RetargetCliOptions {
   readonly to: string;
@@ -51,6 +52,11 @@ export const retargetCommand: CliCommand = {
         const targetPath = resolve(ctx.io.cwd, options.to);
         const ext = extname(targetPath).toLowerCase();
         if (ext !== ".glb" && ext !== ".gltf") throw new CliUsageError(`--to must be a .glb or .gltf file, got "${options.to}"`);
+        const out = checkOutputFile(ctx, options.out, [
+          { label: sourceFile, path: sourceFile }, { label: options.to, path: options.to },
+          ...(options.map !== undefined ? [{ label: options.map, path: options.map }] : []),
+        ]);
+        if (!out) return;
         const diagnostics: Diagnostic[] = [];
         const fail = (): void => {
           ctx.printDiagnostics(diagnostics);
@@ -58,7 +64,8 @@ export const retargetCommand: CliCommand = {
         };
         const source = await loadRig(resolve(ctx.io.cwd, sourceFile), { label: sourceFile });
         const target = await loadRig(targetPath, { label: options.to });
-        diagnostics.push(...source.diagnostics, ...target.diagnostics);
+        appendAll(diagnostics, source.diagnostics);
+        appendAll(diagnostics, target.diagnostics);
         const clip = options.clip === undefined ? source.clips[0] : source.clips.find((c) => c.name === options.clip);
         if (!source.skeleton || !target.skeleton || !clip || hasErrors(source.diagnostics) || hasErrors(target.diagnostics)) {
           if (source.skeleton && !clip) {
@@ -74,7 +81,7 @@ export const retargetCommand: CliCommand = {
         let settings: BoneMapSettings = {};
         if (options.map !== undefined) {
           const read = readBoneMapFile(resolve(ctx.io.cwd, options.map), source.skeleton, target.skeleton, options.map);
-          diagnostics.push(...read.diagnostics);
+          appendAll(diagnostics, read.diagnostics);
           if (!read.map) return fail();
           map = read.map;
           settings = read.settings;
@@ -86,21 +93,26 @@ export const retargetCommand: CliCommand = {
           alignRest: settings.alignRest ?? options.align !== false,
           ...(settings.rootMotionScale !== undefined ? { rootMotionScale: settings.rootMotionScale } : {}),
         });
-        diagnostics.push(...compiled.diagnostics);
+        appendAll(diagnostics, compiled.diagnostics);
         if (!compiled.compiled) return fail();
         const result = retargetClip(clip, source.skeleton, target.skeleton, compiled.compiled, {
           name: options.name ?? clip.name,
           groundFeet: options.groundFeet !== false,
           ...(fps !== undefined ? { sampleRate: fps } : {}),
         });
-        const io = new NodeIO();
-        let doc;
-        try {
-          doc = ext === ".glb" ? await io.readBinary(new Uint8Array(readFileSync(targetPath))) : await io.read(targetPath);
-        } catch (err) {
-          diagnostics.push({ code: "E_RETARGET_TARGET_READ", severity: "error", file: options.to, pointer: "", message: `the target could not be read for writing: ${err instanceof Error ? err.message : String(err)}` });
+        const nonFinite = result.tracks.find((t) => !t.values.every(Number.isFinite));
+        if (nonFinite) {
+          diagnostics.push({
+            code: "E_RETARGET_NONFINITE", severity: "error", file: options.map ?? sourceFile, pointer: "",
+            message: `the retargeted ${nonFinite.path} of "${target.skeleton.names[nonFinite.joint]}" is not finite (a scale or offset out of range); nothing was written`,
+          });
           return fail();
         }
+        const io = new NodeIO();
+        const read = await readGltfDocument(targetPath, io, options.to);
+        appendAll(diagnostics, read.diagnostics);
+        const doc = read.doc;
+        if (!doc) return fail();
         const fix = options.keepWeights === true ? { vertices: 0, primitives: [] } : normalizeSkinWeights(doc);
         if (fix.vertices > 0) {
           diagnostics.push({
@@ -109,7 +121,10 @@ export const retargetCommand: CliCommand = {
           });
         }
         const bytes = await addClipToGltf(doc, result);
-        writeFileAtomic(resolve(ctx.io.cwd, options.out), bytes);
+        if (!writeOutputFile(ctx, out, bytes)) {
+          ctx.printDiagnostics(diagnostics);
+          return;
+        }
         const mapped = compiled.compiled.sourceOf.filter((s) => s >= 0).length;
         ctx.io.stdout(
           `${options.out}: added animation "${result.name}" (${result.duration.toFixed(3)} s, ${result.tracks.length} channels, ` +

@@ -4,13 +4,13 @@ import { hasErrors } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { standInClips } from "../../demo/stand-in-clips.ts";
 import { compileGraph } from "../../graph/compile-graph.ts";
-import { describeStep, formatStepLine, type StepSnapshot } from "../../graph/describe-step.ts";
+import { describeStep, formatStepLine } from "../../graph/describe-step.ts";
 import { hashPose } from "../../graph/digest-run.ts";
 import { createInstance } from "../../graph/graph-instance.ts";
 import type { MotionSource } from "../../graph/motion-source.ts";
 import { runTimeline } from "../../graph/run-timeline.ts";
 import { createSha256 } from "../../graph/sha256.ts";
-import { parseDt, readTimeline } from "../../graph/timeline.ts";
+import { parseDt, readTimeline, timelineLimitProblem } from "../../graph/timeline.ts";
 import { loadGltf } from "../../io/gltf/index.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
 import { readGraphSpec } from "../../spec/parse-graph-spec.ts";
@@ -97,18 +97,27 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
     return;
   }
   const dt = dtOverride ?? tl.timeline.dt;
+  const limit = timelineLimitProblem(tl.timeline.duration, dt);
+  if (limit) {
+    ctx.printDiagnostics([{ code: "E_TIMELINE_LIMIT", severity: "error", file: dtOverride === undefined ? options.script : "--dt", pointer: dtOverride === undefined ? "/duration" : "", message: limit }]);
+    ctx.exitCode = ExitCode.Unusable;
+    return;
+  }
   const instance = createInstance(graph);
   const hasher = options.digest ? createSha256() : null;
-  const steps: (StepSnapshot & { step: number; t: number })[] = [];
+  // Streamed: one line (or one JSON frame) per step as it is computed, never the whole run in memory.
+  let steps = 0;
+  if (options.json) io.stdout(`{"graph":${JSON.stringify(graph.name)},"dt":${JSON.stringify(dt)},"frames":[\n`);
   runTimeline(graph, instance, tl.timeline, (k, t, result) => {
     if (hasher) hashPose(hasher, result.pose);
     const snap = describeStep(graph, instance, result);
-    if (options.json) steps.push({ step: k, t, ...snap });
+    if (options.json) io.stdout(`${k > 0 ? ",\n" : ""}${JSON.stringify({ step: k, t, ...snap })}`);
     else io.stdout(`${formatStepLine(t, snap)}\n`);
+    steps++;
   }, dt);
   const digest = hasher?.digest();
   if (options.json) {
-    io.stdout(`${JSON.stringify({ graph: graph.name, dt, steps: steps.length, ...(digest ? { digest } : {}), frames: steps }, null, 1)}\n`);
+    io.stdout(`\n],"steps":${steps}${digest ? `,"digest":${JSON.stringify(digest)}` : ""}}\n`);
   } else if (digest) {
     io.stdout(`digest sha256:${digest}\n`);
   }

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { decodeUtf8, readInputFile } from "../../fs/read-input-file.ts";
 import { parseBvh, type BvhOptions, type BvhResult } from "./parse-bvh.ts";
 
 /** Largest BVH file read (bytes). The bundled CMU takes are under 1 MB. */
@@ -13,22 +13,9 @@ export function loadBvh(path: string, options: BvhOptions = {}, label: string = 
   const fail = (code: string, message: string): BvhResult => ({
     diagnostics: [{ code, severity: "error", file: label, pointer: "", message }],
   });
-  let bytes: Buffer;
-  try {
-    const st = statSync(path);
-    if (st.isDirectory()) return fail("E_FILE_READ", "is a directory, not a file");
-    if (st.size > MAX_BVH_BYTES) return fail("E_FILE_TOO_LARGE", `file is ${st.size} bytes; the limit is ${MAX_BVH_BYTES}`);
-    bytes = readFileSync(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return fail("E_FILE_NOT_FOUND", "no such file");
-    return fail("E_FILE_READ", `cannot read the file (${code ?? "unknown error"})`);
-  }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return fail("E_NOT_UTF8", "the file is not UTF-8 (or ASCII) text");
-  }
+  const read = readInputFile(path, MAX_BVH_BYTES, label);
+  if (!read.bytes) return { diagnostics: [read.diagnostic] };
+  const text = decodeUtf8(read.bytes);
+  if (text === undefined) return fail("E_NOT_UTF8", "the file is not UTF-8 (or ASCII) text");
   return parseBvh(text, label, options);
 }

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { basename, dirname, extname, resolve } from "node:path";
 import { NodeIO, type Document, type ILogger } from "@gltf-transform/core";
 import type { Clip } from "../../clip/clip.ts";
@@ -10,7 +9,10 @@ import { buildSkeletons, type GltfSkeleton } from "./build-skeletons.ts";
 import { DiagnosticSink, arrayOf, isObject, ptr, type JsonObject } from "./gltf-json.ts";
 import { readChannels, type ChannelData } from "./read-channels.ts";
 import { readGltfContainer } from "./read-gltf-container.ts";
+import { confinedUriReader, MAX_GLTF_TOTAL_BYTES } from "./confined-uri.ts";
+import { readInputFile } from "../../fs/read-input-file.ts";
 import { validateGltfJson } from "./validate-gltf-json.ts";
+import { appendAll } from "../../diagnostics/append-all.ts";
 
 export interface LoadGltfOptions {
   /**
@@ -105,22 +107,21 @@ function emptyResult(file: string, sink: DiagnosticSink): GltfLoadResult {
 async function load(source: string | Uint8Array, file: string, options: LoadGltfOptions, sink: DiagnosticSink): Promise<GltfLoadResult> {
   let bytes: Uint8Array;
   let baseDir = options.baseDir;
+  const budget = { remaining: MAX_GLTF_TOTAL_BYTES };
   if (typeof source === "string") {
-    try {
-      bytes = new Uint8Array(await readFile(source));
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      sink.error("E_GLTF_READ", "", `cannot read the file${code ? ` (${code})` : ""}`);
+    const read = readInputFile(source, MAX_GLTF_TOTAL_BYTES, file);
+    if (!read.bytes) {
+      sink.error(read.diagnostic.code, "", read.diagnostic.message);
       return emptyResult(file, sink);
     }
+    bytes = read.bytes;
+    budget.remaining -= bytes.byteLength;
     baseDir ??= dirname(resolve(source));
   } else {
     bytes = source;
   }
-  const readExternal = baseDir === undefined ? undefined : async (uri: string): Promise<Uint8Array> => {
-    return new Uint8Array(await readFile(resolve(baseDir, decodeURIComponent(uri))));
-  };
-  const container = await readGltfContainer(bytes, sink, readExternal);
+  const readExternal = baseDir === undefined ? undefined : confinedUriReader(baseDir, sink, budget);
+  const container = await readGltfContainer(bytes, sink, { ...(readExternal ? { readExternal } : {}) });
   if (!container) return emptyResult(file, sink);
   const { json, resources, bufferBytes } = container;
   if (!validateGltfJson(json, bufferBytes, sink)) return emptyResult(file, sink);
@@ -165,7 +166,7 @@ async function load(source: string | Uint8Array, file: string, options: LoadGltf
       const s = bindSkeleton(channels, gltfSkeletons);
       const g = groups.get(s) ?? { anims: [], channels: [] };
       g.anims.push(a);
-      g.channels.push(...channels);
+      appendAll(g.channels, channels);
       groups.set(s, g);
     });
     for (const [s, g] of [...groups].sort((x, y) => x[0] - y[0])) {

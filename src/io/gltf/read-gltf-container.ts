@@ -1,8 +1,11 @@
+import { tooDeepAt } from "../../json/nesting-depth.ts";
 import { arrayOf, isObject, type DiagnosticSink, type JsonObject } from "./gltf-json.ts";
 
 const GLB_MAGIC = 0x46546c67; // "glTF"
 const CHUNK_JSON = 0x4e4f534a;
 const CHUNK_BIN = 0x004e4942;
+/** Deepest nesting of arrays and objects accepted in glTF JSON (extras included). */
+export const MAX_GLTF_JSON_DEPTH = 64;
 /** The resource key @gltf-transform/core uses for a GLB's BIN chunk. */
 export const GLB_BUFFER_KEY = "@glb.bin";
 
@@ -16,6 +19,19 @@ export interface GltfContainer {
 }
 
 /**
+ * Reads the file a relative glTF URI names, or reports why not to the sink (at `pointer`) and returns
+ * undefined. Paths are confined by the caller (see confined-uri.ts); `data:` URIs never reach it.
+ */
+export type ExternalReader = (uri: string, pointer: string) => Uint8Array | undefined;
+
+export interface ContainerOptions {
+  /** Reads external (non-`data:`) URIs; without it they are left missing. */
+  readonly readExternal?: ExternalReader;
+  /** Also read `images[].uri` (needed to write the document back out; loading animation does not). */
+  readonly readImages?: boolean;
+}
+
+/**
  * Splits a GLB (checking the header and chunk lengths against the real byte count, so a truncated file
  * is named as such) or parses glTF JSON text, then finds each buffer's bytes: the BIN chunk, an
  * embedded `data:` URI, or (with `readExternal`) a file beside the glTF. Adds diagnostics and returns
@@ -24,8 +40,9 @@ export interface GltfContainer {
 export async function readGltfContainer(
   bytes: Uint8Array,
   sink: DiagnosticSink,
-  readExternal?: (uri: string) => Promise<Uint8Array>,
+  options: ContainerOptions = {},
 ): Promise<GltfContainer | undefined> {
+  const { readExternal } = options;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let jsonBytes: Uint8Array;
   const resources: Record<string, Uint8Array> = {};
@@ -80,7 +97,13 @@ export async function readGltfContainer(
   let json: unknown;
   // A BOM and NUL padding (some exporters pad the JSON chunk with zeros, not spaces) are tolerated.
   try {
-    json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(jsonBytes).replace(/^\uFEFF/, "").replace(/[\0\s]+$/, ""));
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(trimPadding(jsonBytes)).replace(/^\uFEFF/, "");
+    const deepAt = tooDeepAt(text, MAX_GLTF_JSON_DEPTH);
+    if (deepAt >= 0) {
+      sink.error("E_JSON_TOO_DEEP", "", `the glTF JSON nests deeper than ${MAX_GLTF_JSON_DEPTH} levels (at character ${deepAt})`);
+      return undefined;
+    }
+    json = JSON.parse(text);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     sink.error("E_GLTF_READ", "", `${isGlb ? "the GLB's JSON chunk" : "the file"} is not valid glTF JSON: ${why}`);
@@ -106,17 +129,24 @@ export async function readGltfContainer(
       if (data) resources[uri] = data;
       bufferBytes.push(data);
     } else if (readExternal) {
-      try {
-        const data = await readExternal(uri);
-        resources[uri] = data;
-        bufferBytes.push(data);
-      } catch {
-        bufferBytes.push(undefined);
-      }
+      const data = readExternal(uri, `/buffers/${i}/uri`);
+      if (data) resources[uri] = data;
+      bufferBytes.push(data);
     } else {
       bufferBytes.push(undefined);
     }
   }
+  if (options.readImages && readExternal) {
+    const images = arrayOf(json, "images");
+    for (let i = 0; i < images.length; i++) {
+      const img = images[i];
+      const uri = isObject(img) ? img["uri"] : undefined;
+      if (typeof uri !== "string" || uri.startsWith("data:") || resources[uri]) continue;
+      const data = readExternal(uri, `/images/${i}/uri`);
+      if (data) resources[uri] = data;
+    }
+  }
+  if (sink.errorCount > 0) return undefined;
   return { json, resources, bufferBytes };
 }
 
@@ -130,4 +160,18 @@ function decodeBase64(text: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The JSON bytes without trailing NUL or ASCII whitespace padding, found by one backward loop (a
+ * regular expression such as /[\0\s]+$/ is quadratic on a long run of whitespace that does not end the text).
+ */
+function trimPadding(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  while (end > 0) {
+    const c = bytes[end - 1]!;
+    if (c !== 0 && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
+    end--;
+  }
+  return bytes.subarray(0, end);
 }

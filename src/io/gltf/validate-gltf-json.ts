@@ -66,7 +66,7 @@ export function validateGltfJson(json: JsonObject, bufferBytes: readonly (Uint8A
   });
 
   const accessors = arrayOf(json, "accessors");
-  accessors.forEach((a, i) => validateAccessor(a, ptr("accessors", i), views, viewLength, sink));
+  accessors.forEach((a, i) => validateAccessor(a, ptr("accessors", i), views, viewLength, sink, bufferBytes));
 
   const nodes = arrayOf(json, "nodes");
   const meshes = arrayOf(json, "meshes");
@@ -176,7 +176,9 @@ function childPtr(parent: string, key: string): string {
   return `${parent}/${key}`;
 }
 
-function validateAccessor(a: unknown, p: string, views: unknown[], viewLength: readonly number[], sink: DiagnosticSink): void {
+function validateAccessor(
+  a: unknown, p: string, views: unknown[], viewLength: readonly number[], sink: DiagnosticSink, bufferBytes: readonly (Uint8Array | undefined)[],
+): void {
   if (!isObject(a)) return sink.error("E_GLTF_READ", p, "an accessor must be an object");
   const componentSize = COMPONENT_SIZE.get(a["componentType"] as number);
   const typeSize = TYPE_SIZE.get(a["type"] as string);
@@ -210,6 +212,31 @@ function validateAccessor(a: unknown, p: string, views: unknown[], viewLength: r
       return sink.error("E_GLTF_ACCESSOR_TYPE", `${sp}/indices/componentType`, "sparse indices must be unsigned integers");
     }
     checkRange(sparse["indices"]["bufferView"], sparse["indices"]["byteOffset"], sparse["count"], indexSize, `${sp}/indices`);
+    const before = sink.errorCount;
     checkRange(sparse["values"]["bufferView"], sparse["values"]["byteOffset"], sparse["count"], elementSize, `${sp}/values`);
+    if (sink.errorCount === before) checkSparseIndices(sparse["indices"], sparse["count"], indexSize, count, views, bufferBytes, `${sp}/indices`, sink);
+  }
+}
+
+/**
+ * Sparse indices must be strictly increasing and below the accessor's count (glTF 2.0 §3.6.2.3);
+ * an index out of range would otherwise write past the accessor's elements.
+ */
+function checkSparseIndices(
+  indices: JsonObject, n: number, size: number, count: number, views: unknown[], bufferBytes: readonly (Uint8Array | undefined)[], where: string, sink: DiagnosticSink,
+): void {
+  const view = views[indices["bufferView"] as number];
+  if (!isObject(view) || !isIndex(view["buffer"], bufferBytes.length)) return;
+  const bytes = bufferBytes[view["buffer"]];
+  if (!bytes) return;
+  const start = ((view["byteOffset"] as number | undefined) ?? 0) + ((indices["byteOffset"] as number | undefined) ?? 0);
+  if (start + n * size > bytes.byteLength) return;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset + start, n * size);
+  let previous = -1;
+  for (let i = 0; i < n; i++) {
+    const index = size === 1 ? dv.getUint8(i) : size === 2 ? dv.getUint16(2 * i, true) : dv.getUint32(4 * i, true);
+    if (index >= count) return sink.error("E_GLTF_RANGE", where, `sparse index ${i} is ${index}; the accessor has ${count} elements`);
+    if (index <= previous) return sink.error("E_GLTF_RANGE", where, `sparse indices must increase strictly; index ${i} is ${index} after ${previous}`);
+    previous = index;
   }
 }
