@@ -13,6 +13,8 @@ import {
 } from "./compiled-graph.ts";
 import { isProceduralClip, type MotionSource } from "./motion-source.ts";
 import { appendAll } from "../diagnostics/append-all.ts";
+import { conditionTypeError } from "../lint/condition-domain.ts";
+import { lintGraph } from "../lint/lint-graph.ts";
 
 export interface CompileGraphResult {
   /** The compiled graph, absent when any diagnostic is an error. */
@@ -61,6 +63,7 @@ export function compileGraph(
   options: RuntimeOptions = {},
 ): CompileGraphResult {
   const file = spec.file;
+  const graphSpec = spec;
   const diagnostics: Diagnostic[] = [];
   const error = (code: string, pointer: string, message: string): void => {
     diagnostics.push({ code, severity: "error", file, pointer, message });
@@ -264,9 +267,10 @@ export function compileGraph(
           return;
         }
         const type = params[slot]!.type;
-        const isBoolValue = typeof c.value === "boolean";
-        if ((type === "bool" || type === "trigger") !== isBoolValue) {
-          error("E_PARAM_TYPE", childPointer(c.pointer, "value"), `parameter "${c.param}" is ${type}; compared with ${JSON.stringify(c.value)}`);
+        // The linter's rule, with its code: one check for both (a trigger compared with false included).
+        const problem = conditionTypeError(c, graphSpec.parameters.get(c.param)!);
+        if (problem) {
+          error("E_CONDITION_TYPE", c.pointer, problem);
           return;
         }
         if (type === "trigger") triggers.push(slot);
@@ -285,13 +289,6 @@ export function compileGraph(
     });
     if (!ok) return null;
     const outgoing = states.map((_, s) => Int32Array.from(transitions.filter((t) => t.from === s || (t.from === -1 && (t.to !== s || t.canTransitionToSelf))).map((t) => t.index)));
-    const cycle = findZeroDurationCycle(states.length, transitions, outgoing);
-    if (cycle) {
-      const names = cycle.map((i) => [...stateIndex.keys()][i]).join(" → ");
-      const first = transitions.find((t) => t.duration === 0 && (t.from === cycle[0] || t.from === -1) && t.to === cycle[1 % cycle.length]);
-      error("E_ZERO_DURATION_CYCLE", first?.pointer ?? spec.pointer, `zero-duration transitions form a cycle (${names}): a step could switch states forever`);
-      return null;
-    }
     const machine: CompiledMachine = Object.freeze({
       id, path, pointer: spec.pointer, entry: entry!, states: Object.freeze(states as CompiledState[]), stateIndex,
       transitions: Object.freeze(transitions), outgoing: Object.freeze(outgoing), depth,
@@ -324,6 +321,14 @@ export function compileGraph(
     if (rootJoint < 0) error("E_UNKNOWN_JOINT", "", `root motion joint "${rm}" is not in the skeleton`);
   }
 
+  // One set of rules: every error the linter finds (zero-duration cycles that can loop, budgets,
+  // mistyped conditions …) refuses the graph here too, so a lint-clean graph always compiles and a
+  // graph that compiles is lint-clean. The chain bound (maxChain) stays the runtime's own guard.
+  const seen = new Set(diagnostics.map((d) => `${d.code} ${d.pointer}`));
+  const clipInfo = [...clipMap].map(([name, c]) => ({ name, duration: c.duration, ...(isProceduralClip(c) ? {} : { loop: c.loopMode }) }));
+  for (const d of lintGraph(spec, { clips: clipInfo, joints: skeleton.names })) {
+    if (d.severity === "error" && !seen.has(`${d.code} ${d.pointer}`)) diagnostics.push(d);
+  }
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics };
   const additiveClips = new Set(additiveOf.values());
   const graph: CompiledGraph = Object.freeze({
@@ -362,37 +367,4 @@ function translationMoves(values: Float32Array, cubic: boolean): boolean {
     for (let c = 0; c < 3; c++) if (Math.abs(values[k + o + c]! - values[o + c]!) > 1e-6) return true;
   }
   return false;
-}
-
-/**
- * A cycle of zero-duration transitions (state indices in order), or null. Edges: each state's
- * outgoing transitions (its own and "*") with duration 0. Conditions are ignored on purpose: whether
- * they can hold together is undecidable in general, and an instant loop is never intended.
- */
-function findZeroDurationCycle(n: number, transitions: readonly CompiledTransition[], outgoing: readonly Int32Array[]): number[] | null {
-  const color = new Uint8Array(n); // 0 new, 1 on stack, 2 done
-  const stack: number[] = [];
-  const visit = (s: number): number[] | null => {
-    color[s] = 1;
-    stack.push(s);
-    for (const ti of outgoing[s]!) {
-      const t = transitions[ti]!;
-      if (t.duration !== 0) continue;
-      if (color[t.to] === 1) return stack.slice(stack.indexOf(t.to));
-      if (color[t.to] === 0) {
-        const c = visit(t.to);
-        if (c) return c;
-      }
-    }
-    stack.pop();
-    color[s] = 2;
-    return null;
-  };
-  for (let s = 0; s < n; s++) {
-    if (color[s] === 0) {
-      const c = visit(s);
-      if (c) return c;
-    }
-  }
-  return null;
 }

@@ -66,6 +66,8 @@ export function step(graph: CompiledGraph, instance: GraphInstance, dt: number):
  */
 export function advanceInstance(graph: CompiledGraph, instance: GraphInstance, dt: number): StepResult {
   if (instance.graph !== graph) throw new Error("step: the instance was created for another graph");
+  // typeof first: "0.1", null, true and [0.1] all pass a bare `dt >= 0` by coercion.
+  if (typeof dt !== "number") throw new TypeError(`step: dt must be a number of seconds, got ${dt === null ? "null" : Array.isArray(dt) ? "an array" : typeof dt}`);
   if (!(dt >= 0 && dt < Infinity)) throw new RangeError(`step: dt must be a finite number ≥ 0, got ${dt}`);
   const opts = graph.options;
   const res = instance.result;
@@ -323,6 +325,7 @@ function advanceState(inst: GraphInstance, mi: MachineInstance, s: number, stamp
   mi.statePrevPhase[s] = mi.statePhase[s]!;
   mi.stateTime[s] = mi.stateTime[s]! + adv;
   if (cycle > 0 && cycle < Infinity) mi.statePhase[s] = mi.statePhase[s]! + adv / cycle;
+  clampStateClock(mi, s);
   const nested = mi.nested[s];
   if (nested) {
     clock[H] = adv;
@@ -338,6 +341,23 @@ function advanceState(inst: GraphInstance, mi: MachineInstance, s: number, stamp
     crossing[4] = h;
     emitCrossings(inst, mi, st, crossing);
   }
+}
+
+/**
+ * Most cycles a state's clock counts (2^40: 35,000 years of a one-second loop). Past about 2^52 cycles a
+ * double cannot hold a position within the cycle, so a clock that would run further (a huge speed or
+ * dt, a clip a few ulps long) stops there and the state holds its pose: documented in docs/runtime.md.
+ */
+export const MAX_STATE_CYCLES = 2 ** 40;
+/** The same bound for a state without a finite cycle (procedural motion), seconds. */
+const MAX_STATE_SECONDS = 2 ** 40;
+
+/** Clamps state s's clock; its cycle is in val[CYCLE] (not an argument: V8 would box the double). */
+function clampStateClock(mi: MachineInstance, s: number): void {
+  const cycle = val[CYCLE]!;
+  const limit = cycle > 0 && cycle < Infinity ? MAX_STATE_CYCLES * cycle : MAX_STATE_SECONDS;
+  if (mi.stateTime[s]! > limit) mi.stateTime[s] = limit;
+  if (mi.statePhase[s]! > MAX_STATE_CYCLES) mi.statePhase[s] = MAX_STATE_CYCLES;
 }
 
 // ---------------------------------------------------------------------------------------------------

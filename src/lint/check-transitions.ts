@@ -17,7 +17,8 @@ export interface LintBudget {
  * Transitions that can never fire (E_TRANSITION_NEVER_FIRES), that wait past the end of a state that
  * plays once (W_EXIT_TIME_PAST_END), that an earlier one always pre-empts
  * (W_SHADOWED_TRANSITION), that overlap another from the same source with only their order deciding
- * (W_AMBIGUOUS_TRANSITIONS). Returns the set of transitions that can never fire (for the flow checks).
+ * (W_AMBIGUOUS_TRANSITIONS). Returns the set of transitions that can never fire — by their conditions
+ * or because they are shadowed — for the flow checks.
  */
 export function checkTransitions(
   m: LintMachine,
@@ -111,6 +112,8 @@ export function checkTransitions(
   if (exhausted) {
     sink.add("I_LINT_SKIPPED", m.pointer, "too many transitions to compare every pair: shadowed and ambiguous transitions were not all looked for");
   }
+  // A shadowed transition never fires either: reachability and dead ends must not count on it.
+  for (const t of shadowed) dead.add(t);
   return dead;
 }
 

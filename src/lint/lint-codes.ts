@@ -62,6 +62,7 @@ export const LINT_CODES: Readonly<Record<string, LintCodeInfo>> = {
   W_AMBIGUOUS_TRANSITIONS: { severity: "warning", summary: "Two transitions from one source can fire at once; only their order decides." },
   E_ZERO_DURATION_CYCLE: { severity: "error", summary: "Instant transitions form a cycle that could loop within one step." },
   E_TRANSITION_BUDGET: { severity: "error", summary: "A crossfade is outside the declared frame budget." },
+  W_TRIGGER_SHARED_BY_LAYERS: { severity: "warning", summary: "A trigger is tested in two layers; the first layer to fire on it consumes it." },
   I_LINT_SKIPPED: { severity: "info", summary: "An analysis stopped early on a very large machine." },
   // Blend trees and spaces
   E_BLEND_DUPLICATE_POSITION: { severity: "error", summary: "Two children of a 1D blend tree sit at one position." },

@@ -4,6 +4,7 @@ import { locateDiagnostics } from "../spec/locate-pointer.ts";
 import { checkBlends } from "./check-blends.ts";
 import { checkFlow } from "./check-flow.ts";
 import { checkReferences } from "./check-references.ts";
+import { checkSharedTriggers } from "./check-shared-triggers.ts";
 import { checkTransitions, PAIR_BUDGET } from "./check-transitions.ts";
 import type { LintClipInfo, LintOptions } from "./lint-options.ts";
 import { LintSink } from "./lint-sink.ts";
@@ -22,6 +23,7 @@ export function lintGraph(spec: GraphSpec, options: LintOptions = {}): Diagnosti
   const joints = options.joints ? new Set(options.joints) : undefined;
   checkReferences(spec, clips, joints, sink);
   checkBlends(spec, sink);
+  checkSharedTriggers(spec, sink);
   const budget = { left: PAIR_BUDGET };
   for (const m of graphMachines(spec, clips)) {
     const dead = checkTransitions(m, spec.parameters, sink, budget);

@@ -67,6 +67,7 @@ function machineModel(spec: GraphSpec, m: MachineSpec, clips: ReadonlyMap<string
       pointer: t.pointer, from: t.from, to: t.to, canTransitionToSelf: t.canTransitionToSelf,
       conditions: buildConditionSet(t.conditions, spec.parameters),
       ...(t.exitTime !== undefined ? { exitTime: t.exitTime } : {}),
+      ...(t.exitPermille ? { exitPermille: true } : {}),
       duration: t.duration, frames, durationPointer: childPointer(t.pointer, durationKey),
     };
   });

@@ -167,6 +167,76 @@ function compose(): void {
   quatMultiply(accR, 0, segR, 0, accR, 0);
 }
 
+/** Cycles crossed one by one in a frame; more are composed arithmetically (`wholeCycles`). */
+const MAX_CYCLES_WALKED = 4;
+
+// A cycle piece's [m, a, b] go to `cyclePiece` in memory: doubles passed as arguments would be boxed.
+const piece = new Float64Array(3);
+
+/** acc ← acc ∘ (motion from a to b, clamped to [0, d], within cycle m = piece[0..2]; pingpong plays odd cycles backwards). */
+function cyclePiece(extractor: RootMotionExtractor, loopMode: LoopMode): void {
+  const d = extractor.clip.duration;
+  const m = piece[0]!;
+  let a = piece[1]!, b = piece[2]!;
+  if (a < 0) a = 0;
+  if (b > d) b = d;
+  if (!(b > a)) return;
+  const backwards = loopMode === "pingpong" && m % 2 !== 0;
+  segTimes[0] = backwards ? d - a : a;
+  segTimes[1] = backwards ? d - b : b;
+  segment(extractor);
+  compose();
+}
+
+const powD = new Float64Array(3), powR = new Float64Array(4), sumD = new Float64Array(3), sumR = new Float64Array(4);
+
+/**
+ * acc ← acc ∘ (n whole cycles from cycle `first`): one period's motion (one cycle, or a forward and a
+ * backward one for pingpong) raised to the power by repeated squaring, so the work is logarithmic in n.
+ * Only + − × ÷ √, like the rest.
+ */
+function wholeCycles(extractor: RootMotionExtractor, first: number, n: number, loopMode: LoopMode): void {
+  if (!(n > 0)) return;
+  const period = loopMode === "pingpong" ? 2 : 1;
+  // Lead-in: whole cycles until a period boundary (pingpong starting on an odd cycle).
+  let lead = loopMode === "pingpong" ? ((first % 2) + 2) % 2 : 0;
+  if (lead > n) lead = n;
+  for (let i = 0; i < lead; i++) wholeCycle(extractor, first + i, loopMode);
+  let periods = Math.floor((n - lead) / period);
+  const rest = n - lead - periods * period;
+  // The period's motion into pow*, using acc as scratch (saved in sum*).
+  sumD.set(accD); sumR.set(accR);
+  accD.fill(0); accR[0] = accR[1] = accR[2] = 0; accR[3] = 1;
+  for (let i = 0; i < period; i++) wholeCycle(extractor, i, loopMode);
+  powD.set(accD); powR.set(accR);
+  accD.set(sumD); accR.set(sumR);
+  // acc ∘ pow^periods, by squaring: fold pow in on each set bit, square pow each round.
+  for (let guard = 0; periods > 0 && guard < 1100; guard++) {
+    if (periods % 2 === 1) composeWith(accD, accR, powD, powR);
+    periods = Math.floor(periods / 2);
+    if (periods > 0) {
+      sumD.set(powD); sumR.set(powR);
+      composeWith(powD, powR, sumD, sumR);
+    }
+  }
+  for (let i = 0; i < rest; i++) wholeCycle(extractor, i, loopMode);
+}
+
+/** acc ← acc ∘ (all of cycle m). Only on the rare many-cycles path, so its arguments may box. */
+function wholeCycle(extractor: RootMotionExtractor, m: number, loopMode: LoopMode): void {
+  piece[0] = m; piece[1] = 0; piece[2] = extractor.clip.duration;
+  cyclePiece(extractor, loopMode);
+}
+
+/** (D, R) ← (D, R) ∘ (E, S): D + R·E and S·R, as `compose` does with a segment. */
+function composeWith(D: Float64Array, R: Float64Array, E: Float64Array, S: Float64Array): void {
+  quatRotateVec3(vec, 0, R, 0, E, 0);
+  D[0] = D[0]! + vec[0]!;
+  D[1] = D[1]! + vec[1]!;
+  D[2] = D[2]! + vec[2]!;
+  quatMultiply(R, 0, S, 0, R, 0);
+}
+
 /**
  * The root motion between playback times t0 and t1 (seconds, **unwrapped**: the values the clip's local
  * clock had at the two frames, before `wrapTime`) under `loopMode`, into outDelta = [dx, dy, dz, dyaw]:
@@ -204,20 +274,27 @@ export function extractRootMotionAt(outDelta: Float32Array | Float64Array, extra
       segment(extractor);
       compose();
     } else {
-      let m = Math.floor(from / d);
-      let p = from;
-      while (p < to) {
-        const q = Math.min(to, (m + 1) * d);
-        let a = p - m * d, b = q - m * d;
-        if (a < 0) a = 0;
-        if (b > d) b = d;
-        const backwards = loopMode === "pingpong" && (m & 1) !== 0;
-        segTimes[0] = backwards ? d - a : a;
-        segTimes[1] = backwards ? d - b : b;
-        segment(extractor);
-        compose();
-        p = q;
-        m++;
+      const m0 = Math.floor(from / d);
+      const m1 = Math.floor(to / d);
+      if (m1 - m0 <= MAX_CYCLES_WALKED) {
+        let m = m0;
+        let p = from;
+        // Bounded even where (m + 1)·d no longer moves p (times past 2^53 cycles' precision).
+        for (let i = 0; i <= MAX_CYCLES_WALKED && p < to; i++) {
+          const q = Math.min(to, (m + 1) * d);
+          piece[0] = m; piece[1] = p - m * d; piece[2] = q - m * d;
+          cyclePiece(extractor, loopMode);
+          p = q;
+          m++;
+        }
+      } else {
+        // Many whole cycles (a huge dt or speed): the first partial cycle, the whole ones composed by
+        // repeated squaring (O(log n) work for n cycles), then the last partial cycle.
+        piece[0] = m0; piece[1] = from - m0 * d; piece[2] = d;
+        cyclePiece(extractor, loopMode);
+        wholeCycles(extractor, m0 + 1, m1 - m0 - 1, loopMode);
+        piece[0] = m1; piece[1] = 0; piece[2] = to - m1 * d;
+        cyclePiece(extractor, loopMode);
       }
     }
   }

@@ -170,6 +170,8 @@ export interface TransitionSpec extends SpecSource {
    * transition may fire only once the source has played this far. Absent = any time.
    */
   readonly exitTime?: number;
+  /** True when the exit time was written as `exitPermille` (diagnostics point there). */
+  readonly exitPermille?: boolean;
   /** Seconds into the target motion where it starts. Default 0. */
   readonly offset: number;
   readonly interruption: InterruptionSpec;

@@ -264,7 +264,7 @@ function readTransition(r: SpecReader, node: JsonNode, frameRate: number): Trans
     pointer: node.pointer, from, to, conditions, duration,
     ...(durationFrames !== undefined ? { durationFrames } : {}),
     curve,
-    ...(exitTime !== undefined ? { exitTime } : {}),
+    ...(exitTime !== undefined ? { exitTime, ...(exit?.key === "exitPermille" ? { exitPermille: true } : {}) } : {}),
     offset, interruption, canTransitionToSelf,
   };
 }

@@ -35,9 +35,10 @@ export function emitCrossings(inst: GraphInstance, mi: MachineInstance, st: Comp
   const pingpong = st.loop === "pingpong";
   const period = pingpong ? 2 : 1;
   const k0 = Math.floor(n0 / period);
-  const k1 = Math.min(Math.floor(n1 / period), k0 + MAX_LOOPS_PER_SUBSTEP);
-  for (let k = k0; k <= k1; k++) {
-    const base = k * period;
+  // Counted, not k++ up to k1: past 2^53 adding one no longer changes k, and such a loop never ends.
+  const loops = Math.min(Math.floor(n1 / period) - k0, MAX_LOOPS_PER_SUBSTEP);
+  for (let i = 0; i <= loops; i++) {
+    const base = (k0 + i) * period;
     for (let i = 0; i < events.length; i++) {
       const x = base + Math.min(events[i]!.time / cycle, 1);
       if (x >= n0 && x < n1) {

@@ -31,7 +31,7 @@ test("unknown names and wrong types are diagnostics with pointers, one row per b
     [machineSpec(clipStates("A"), [{ from: "Ghost", to: "A" }]), "E_UNKNOWN_STATE /layers/0/machine/transitions/0/from"],
     [machineSpec({ A: { clip: "Nope" } }, []), "E_UNKNOWN_CLIP /layers/0/machine/states/A/clip"],
     [machineSpec(clipStates("A", "B"), [{ from: "A", to: "B", conditions: [{ param: "x", op: ">", value: 1 }] }]), "E_UNKNOWN_PARAM /layers/0/machine/transitions/0/conditions/0/param"],
-    [machineSpec(clipStates("A", "B"), [{ from: "A", to: "B", conditions: [{ param: "f", value: true }] }], { f: { type: "float" } }), "E_PARAM_TYPE /layers/0/machine/transitions/0/conditions/0/value"],
+    [machineSpec(clipStates("A", "B"), [{ from: "A", to: "B", conditions: [{ param: "f", value: true }] }], { f: { type: "float" } }), "E_CONDITION_TYPE /layers/0/machine/transitions/0/conditions/0"],
     [machineSpec({ A: { clip: "A", speed: { param: "b" } } }, [], { b: { type: "bool" } }), "E_PARAM_TYPE /layers/0/machine/states/A/speed"],
     [machineSpec({ A: { blend1d: { param: "nope", children: [{ at: 0, clip: "A" }] } } }, []), "E_UNKNOWN_PARAM /layers/0/machine/states/A/blend1d/param"],
   ];
