@@ -20,6 +20,25 @@ export interface JsonLimits {
  */
 export const MAX_NUMBER_DIGITS = 4300;
 
+/**
+ * Most values (objects, arrays, strings, numbers, …) one document may hold: every value becomes a
+ * positioned node with its JSON pointer, about 0.5 kB each, so this bounds memory (~130 MB) and time
+ * (~1.5 s) whatever the file. No spec comes near it: the robot graph holds about 400.
+ */
+export const MAX_JSON_VALUES = 262_144;
+
+/** Values in the parsed tree, counted without recursion; stops counting past `cap`. */
+function countValues(root: Node, cap: number): number {
+  const stack: Node[] = [root];
+  let n = 0;
+  while (stack.length > 0 && n <= cap) {
+    const node = stack.pop()!;
+    if (node.type !== "property") n++;
+    if (node.children) for (const c of node.children) stack.push(c);
+  }
+  return n;
+}
+
 export const DEFAULT_JSON_LIMITS = { maxBytes: 16 * 1024 * 1024, maxDepth: 64 } as const;
 
 /** A JSON file read for validation: its text, its tree (when it parsed) and the problems found. */
@@ -82,6 +101,11 @@ export function parseJsonText(text: string, file: string, limits: JsonLimits = {
       });
     }
     if (diagnostics.length === 0) diagnostics.push(diagnosticAt(doc, undefined, "E_JSON_SYNTAX", "not valid JSON: empty"));
+    return doc;
+  }
+  const values = countValues(tree, MAX_JSON_VALUES);
+  if (values > MAX_JSON_VALUES) {
+    diagnostics.push(diagnosticAt(doc, undefined, "E_JSON_TOO_LARGE", `the document holds more than ${MAX_JSON_VALUES} values (the limit)`));
     return doc;
   }
   const root = convert(tree, "", 0, maxDepth, doc);

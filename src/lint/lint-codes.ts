@@ -19,6 +19,8 @@ export const LINT_CODES: Readonly<Record<string, LintCodeInfo>> = {
   E_NOT_UTF8: { severity: "error", summary: "The spec file is not UTF-8 text." },
   E_JSON_SYNTAX: { severity: "error", summary: "The file is not valid JSON." },
   E_JSON_TOO_DEEP: { severity: "error", summary: "Arrays and objects are nested too deeply." },
+  E_JSON_TOO_LARGE: { severity: "error", summary: "The document holds more values than the limit." },
+  E_JSON_NUMBER_TOO_LONG: { severity: "error", summary: "A number literal is longer than 4300 characters." },
   E_DUPLICATE_KEY: { severity: "error", summary: "A key appears twice in one object (e.g. two states with one name)." },
   E_BAD_UNICODE: { severity: "error", summary: "A string holds an unpaired surrogate." },
   W_BOM: { severity: "warning", summary: "The file starts with a byte-order mark." },

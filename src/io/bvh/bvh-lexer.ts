@@ -85,7 +85,7 @@ function isSpace(c: number): boolean {
 }
 
 const FLOAT32_MAX = 3.4028234663852886e38;
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/; // unambiguous, so linear on any word
 
 /** A finite decimal number (`-0.0`, `.0083333`, `9.27476e-16`), or undefined (NaN, inf, `1.#IND`, junk). */
 export function parseDecimal(text: string, from = 0, to = text.length): number | undefined {

@@ -22,7 +22,7 @@ export interface GltfContainer {
  * Reads the file a relative glTF URI names, or reports why not to the sink (at `pointer`) and returns
  * undefined. Paths are confined by the caller (see confined-uri.ts); `data:` URIs never reach it.
  */
-export type ExternalReader = (uri: string, pointer: string) => Uint8Array | undefined;
+export type ExternalReader = (uri: string, pointer: string, checkOnly?: boolean) => Uint8Array | undefined;
 
 export interface ContainerOptions {
   /** Reads external (non-`data:`) URIs; without it they are left missing. */
@@ -136,14 +136,15 @@ export async function readGltfContainer(
       bufferBytes.push(undefined);
     }
   }
-  if (options.readImages && readExternal) {
+  if (readExternal) {
+    // Image URIs obey the same confinement whether or not the images are needed (read only to write).
     const images = arrayOf(json, "images");
     for (let i = 0; i < images.length; i++) {
       const img = images[i];
       const uri = isObject(img) ? img["uri"] : undefined;
       if (typeof uri !== "string" || uri.startsWith("data:") || resources[uri]) continue;
-      const data = readExternal(uri, `/images/${i}/uri`);
-      if (data) resources[uri] = data;
+      const data = readExternal(uri, `/images/${i}/uri`, options.readImages !== true);
+      if (data && options.readImages) resources[uri] = data;
     }
   }
   if (sink.errorCount > 0) return undefined;
