@@ -8,6 +8,7 @@ import type { CompressedClip } from "../../src/compress/compressed-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../../src/compress/sample-compressed-clip.ts";
 import { localToModel } from "../../src/pose/local-to-model.ts";
 import { createPose } from "../../src/pose/pose.ts";
+import { mulberry32 } from "../helpers/seeded-random.ts";
 
 export interface IndependentError {
   /** Largest vertex distance found, in skeleton units. */
@@ -17,16 +18,7 @@ export interface IndependentError {
 }
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const random = mulberry32;
 
 export function independentError(clip: Clip, compressed: CompressedClip, times: readonly number[], d: number): IndependentError {
   const J = clip.skeleton.jointCount;

@@ -11,22 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.ts";
 import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../helpers/assets.ts";
+import { mulberry32 } from "../helpers/seeded-random.ts";
 
 const RUNS = Number(process.env["ANIMGRAPH_FUZZ_RUNS"] ?? 48);
 const SEED = Number(process.env["ANIMGRAPH_FUZZ_SEED"] ?? 20261203);
 const DIAGNOSTIC_LINE = /^.+: (.+: )?(warning: |info: )?.+ \[[EWI]_[A-Z0-9_]+\]$/m;
 
-/** Mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const EXTREMES = ["1e308", "-1e308", "1e-320", "0", "-0", "NaN", "Infinity", "99999999999999999999", "-1", "0.5", '"x"', "null", "[]", "{}", "true", "1e9"];
 

@@ -3,20 +3,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadGltf } from "../../../src/io/gltf/load-gltf.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../../helpers/assets.ts";
+import { mulberry32 } from "../../helpers/seeded-random.ts";
 
 const skip = HAVE_SHARED_ASSETS ? false : "shared assets not present";
 
-/** mulberry32: a small seeded PRNG so every run mutates the same bytes. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 /**
  * One mutation of a GLB: most of them edit digits inside the JSON chunk (counts, offsets, indices and
