@@ -1,9 +1,11 @@
+import type { Clip } from "../clip/clip.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { mat4Decompose } from "../math/mat4.ts";
 import { quatFromAxisAngle, quatIdentity, quatInvert, quatMultiply, quatRotateVec3 } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { classifySkeleton } from "./bone-roles.ts";
+import { findAnimatedRoot, isAncestor } from "./find-animated-root.ts";
 import { modelFrames } from "./model-frames.ts";
 import type { BoneMap } from "./propose-bone-map.ts";
 
@@ -24,6 +26,13 @@ export interface CompileBoneMapOptions {
   readonly targetRest?: Pose;
   /** File name used in diagnostics. Default `<bone map>`. */
   readonly file?: string;
+  /**
+   * The target joint that carries the trajectory (a bone map's `root`). Default: found by
+   * `findAnimatedRoot` from the pelvis, legs and spine the map drives and `targetClips`.
+   */
+  readonly targetRoot?: string;
+  /** The target character's own clips: the animated root is the topmost joint above the pelvis they animate. */
+  readonly targetClips?: readonly Clip[];
 }
 
 /**
@@ -60,10 +69,30 @@ export interface CompiledBoneMap {
   /** Unit up vector of the source's model space (x, y, z) (+Y when unknown). */
   readonly sourceUp: Float64Array;
   /**
-   * Height of the target's feet above its lowest joint in its reference pose, along its up axis (≥ 0):
+   * Height of the target's feet above its floor (the model origin, or its lowest joint if lower) in its reference pose, along its up axis (≥ 0):
    * where `groundFeet` puts the target's feet when the source's are at their lowest.
    */
   readonly targetFootHeight: number;
+  /**
+   * The target joint the source's pelvis was mapped to (it follows `rootTarget` when the two differ, as
+   * RobotExpressive's `Hips` follows `Body`); -1 when the source's hips are not mapped.
+   */
+  readonly targetPelvis: number;
+  /**
+   * Legs, 8 joints: upper leg, lower leg, foot, toes (-1 when absent) of the left then the right leg, on
+   * the target; a side is all -1 unless its upper leg, lower leg and foot are mapped.
+   */
+  readonly legs: Int16Array;
+  /** The source joints driving `legs`, same layout. */
+  readonly sourceLegs: Int16Array;
+  /** Unit up and forward (facing) vectors of the target's model space. */
+  readonly targetUp: Float64Array;
+  readonly targetForward: Float64Array;
+  /** Hip heights (the hip joints above the floor, along up) of both reference poses; 0 when unknown. */
+  readonly sourceHipHeight: number;
+  readonly targetHipHeight: number;
+  /** Reference heights above the target's floor of foot L, toes L, foot R, toes R (where they touch the ground), 0 when absent. */
+  readonly targetGround: Float64Array;
 }
 
 export interface CompileBoneMapResult {
@@ -123,7 +152,7 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
   const hips = roles.get("hips");
   if (hips !== undefined && targetOf[hips]! >= 0) rootSource = hips;
   else for (let s = 0; s < JS && rootSource < 0; s++) if (targetOf[s]! >= 0) rootSource = s;
-  const rootTarget = rootSource >= 0 ? targetOf[rootSource]! : -1;
+  let rootTarget = rootSource >= 0 ? targetOf[rootSource]! : -1;
   if (rootSource < 0) report("W_RETARGET_NO_ROOT", "", "no bone is mapped: the retargeted clip is the target's rest pose", "warning");
 
   // C and the hip heights, from hips, upper legs and feet mapped on both sides.
@@ -133,6 +162,10 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
   const sourceFeet = new Int16Array([-1, -1]);
   const sourceUp = new Float64Array([0, 1, 0]);
   let targetFootHeight = 0;
+  let sourceHipHeight = 0, targetHipHeight = 0;
+  const targetUp = new Float64Array([0, 1, 0]);
+  const targetForward = new Float64Array([0, 0, 1]);
+  let targetBasis: Float64Array | undefined;
   const need = ["hips", "upperLeg.L", "upperLeg.R", "foot.L", "foot.R"].map((k) => roles.get(k));
   if (need.every((s) => s !== undefined && targetOf[s]! >= 0)) {
     const [h, ul, ur, fl, fr] = need as number[];
@@ -151,9 +184,16 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
       m[15] = 1;
       const scratchT = new Float64Array(3), scratchS = new Float64Array(3);
       if (mat4Decompose(scratchT, 0, frame, 0, scratchS, 0, m, 0)) {
-        const hs = hipHeight(sp, JS, h!, bs);
-        const ht = hipHeight(tp, JT, targetOf[h!]!, bt);
+        // Hip height: the hip joints (the upper legs), not the pelvis joint, which rigs put anywhere
+        // (RobotExpressive's Hips sits 1.9 mm below its upper legs, a fifth of its leg length).
+        const hs = 0.5 * (hipHeight(sp, JS, ul!, bs) + hipHeight(sp, JS, ur!, bs));
+        const ht = 0.5 * (hipHeight(tp, JT, targetOf[ul!]!, bt) + hipHeight(tp, JT, targetOf[ur!]!, bt));
         if (hs > EPS && ht > EPS) hipRatio = ht / hs;
+        sourceHipHeight = hs;
+        targetHipHeight = ht;
+        targetUp.set(bt.subarray(3, 6));
+        targetForward.set(bt.subarray(6, 9));
+        targetBasis = bt;
         frameFound = true;
         sourceFeet[0] = fl!;
         sourceFeet[1] = fr!;
@@ -167,6 +207,70 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
     report("W_RETARGET_NO_FRAME", "", "hips, both upper legs and both feet are not all mapped: assuming both skeletons use the same axes and size", "warning");
   }
   const k = options.rootMotionScale ?? hipRatio;
+
+  // The trajectory goes to the target's animated root (RobotExpressive: Body, the parent of Hips and of
+  // both legs), not to whatever joint the pelvis was mapped to; the pelvis then follows the root.
+  const targetPelvis = hips !== undefined ? targetOf[hips]! : -1;
+  if (targetPelvis >= 0) {
+    let rootT: number;
+    if (options.targetRoot !== undefined) {
+      const named = target.indexOf.get(options.targetRoot);
+      if (named === undefined) {
+        report("E_BONEMAP_UNKNOWN_TARGET", "/root", `"${options.targetRoot}" is not a bone of the target skeleton`);
+        return { diagnostics };
+      }
+      rootT = named;
+    } else {
+      const anchors = [targetPelvis];
+      for (const key of ["upperLeg.L", "upperLeg.R", "spine", "chest", "upperChest", "neck"]) {
+        const s = roles.get(key);
+        if (s !== undefined && targetOf[s]! >= 0) {
+          anchors.push(targetOf[s]!);
+          if (!key.startsWith("upperLeg")) break;
+        }
+      }
+      rootT = findAnimatedRoot(target, anchors, options.targetClips);
+    }
+    if (rootT !== targetPelvis && rootT >= 0 && sourceOf[rootT]! < 0 && isAncestor(target, rootT, targetPelvis)) {
+      sourceOf[rootT] = hips!;
+      confidence[rootT] = confidence[targetPelvis]!;
+      sourceOf[targetPelvis] = -1;
+      confidence[targetPelvis] = 0;
+      targetOf[hips!] = rootT;
+      rootTarget = rootT;
+      report("I_RETARGET_ROOT", "", `the source's "${source.names[hips!]}" drives "${target.names[rootT]}", the target's animated root; "${target.names[targetPelvis]}" follows it`, "info");
+    }
+  }
+  // A quadruped (Fox) maps by names but lies along its spine: say what a humanoid capture will do to it.
+  const spineTop = ["neck", "upperChest", "chest"].map((key) => roles.get(key)).find((j) => j !== undefined && targetOf[j]! >= 0);
+  if (frameFound && targetPelvis >= 0 && spineTop !== undefined) {
+    const top = targetOf[spineTop]!;
+    const d = [0, 1, 2].map((c) => tp[3 * top + c]! - tp[3 * targetPelvis + c]!);
+    const cos = (d[0]! * targetUp[0]! + d[1]! * targetUp[1]! + d[2]! * targetUp[2]!) / Math.hypot(d[0]!, d[1]!, d[2]!);
+    const angle = (Math.acos(Math.max(-1, Math.min(1, cos))) * 180) / Math.PI;
+    if (angle > 45) {
+      report("W_RETARGET_NOT_UPRIGHT", "", `the target's spine lies ${angle.toFixed(0)}° from its up axis (a quadruped?): a humanoid capture stands it up on its hind legs, its front legs playing the arms`, "warning");
+    }
+  }
+  const legs = new Int16Array(8).fill(-1);
+  const sourceLegs = new Int16Array(8).fill(-1);
+  const targetGround = new Float64Array(4);
+  const targetRolesForLegs = classifySkeleton(target);
+  ["L", "R"].forEach((side, i) => {
+    const keys = ["upperLeg", "lowerLeg", "foot", "toes"].map((r) => `${r}.${side}`);
+    const src = keys.map((key) => roles.get(key) ?? -1);
+    const tgt = src.map((s2) => (s2 >= 0 ? targetOf[s2]! : -1));
+    if (tgt.slice(0, 3).some((t) => t < 0)) return;
+    if (tgt[3]! < 0) tgt[3] = targetRolesForLegs.get(keys[3]!) ?? -1;
+    for (let c = 0; c < 4; c++) {
+      legs[4 * i + c] = tgt[c]!;
+      sourceLegs[4 * i + c] = src[c]!;
+    }
+    if (targetBasis) {
+      targetGround[2 * i] = hipHeight(tp, JT, tgt[2]!, targetBasis);
+      if (tgt[3]! >= 0) targetGround[2 * i + 1] = hipHeight(tp, JT, tgt[3]!, targetBasis);
+    }
+  });
 
   // Nearest mapped ancestors, to find bones whose parent chain differs (IK feet hanging from the root).
   const mappedAncestorT = nearestMapped(target, (t) => sourceOf[t]! >= 0);
@@ -234,7 +338,8 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
     } else translationFrame.set(tmp, 4 * t);
   }
   return {
-    compiled: { source, target, sourceOf, ratio, confidence, positionDriven, rootSource, rootTarget, rootMotionScale: k, frame, post, translationFrame, align, sourceFeet, sourceUp, targetFootHeight },
+    compiled: { source, target, sourceOf, ratio, confidence, positionDriven, rootSource, rootTarget, rootMotionScale: k, frame, post, translationFrame, align, sourceFeet, sourceUp, targetFootHeight,
+      targetPelvis, legs, sourceLegs, targetUp, targetForward, sourceHipHeight, targetHipHeight, targetGround },
     diagnostics,
   };
 }
@@ -309,12 +414,16 @@ function basis(p: Float64Array, hips: number, ul: number, ur: number, fl: number
   return new Float64Array([...left, ...up, ...fwd]);
 }
 
-/** Height of joint `hips` above the lowest joint of the skeleton, along the basis' up axis. */
-function hipHeight(p: Float64Array, count: number, hips: number, b: Float64Array): number {
-  const along = (j: number): number => p[3 * j]! * b[3]! + p[3 * j + 1]! * b[4]! + p[3 * j + 2]! * b[5]!;
-  let lowest = Infinity;
-  for (let j = 0; j < count; j++) lowest = Math.min(lowest, along(j));
-  return along(hips) - lowest;
+/**
+ * Height of joint `j` above the skeleton's floor, along the basis' up axis. The floor is the model origin
+ * (a glTF character stands on it; CesiumMan's toe joints sit 2 cm above it) unless a joint is lower in
+ * the reference pose (a BVH whose origin is at the hips): then it is the lowest joint.
+ */
+function hipHeight(p: Float64Array, count: number, j: number, b: Float64Array): number {
+  const along = (i: number): number => p[3 * i]! * b[3]! + p[3 * i + 1]! * b[4]! + p[3 * i + 2]! * b[5]!;
+  let floor = 0;
+  for (let i = 0; i < count; i++) floor = Math.min(floor, along(i));
+  return along(j) - floor;
 }
 
 /** Per joint, the nearest proper ancestor for which `mapped` holds, or -1. */

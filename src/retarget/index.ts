@@ -8,3 +8,6 @@ export { bindPose } from "./bind-pose.ts";
 export { addClipToGltf } from "./add-clip-to-gltf.ts";
 export { normalizeSkinWeights, type SkinWeightFix } from "./normalize-skin-weights.ts";
 export { loadRig, type LoadedRig, type LoadRigOptions } from "./load-rig.ts";
+export { findAnimatedRoot } from "./find-animated-root.ts";
+export { detectFootContacts, contactIntervals, type FootContactOptions } from "./foot-contacts.ts";
+export { measureRetargetQuality, type RetargetQuality, type LimbDirectionError } from "./retarget-quality.ts";

@@ -9,6 +9,8 @@ export interface BoneMapSettings {
   readonly rootMotionScale?: number;
   /** Overrides `RetargetOptions.alignRest`. */
   readonly alignRest?: boolean;
+  /** The target joint that carries the trajectory (CompileBoneMapOptions.targetRoot). */
+  readonly root?: string;
 }
 
 export interface BoneMapReadResult {
@@ -22,7 +24,7 @@ export interface BoneMapReadResult {
 export const MIN_ROOT_MOTION_SCALE = 1e-6;
 export const MAX_ROOT_MOTION_SCALE = 1e6;
 
-const RICH_KEYS = new Set(["bones", "auto", "rootMotionScale", "alignRest"]);
+const RICH_KEYS = new Set(["bones", "auto", "rootMotionScale", "alignRest", "root"]);
 /** Keys `animgraph map --json` adds for people; read back without a warning and ignored. */
 const INFO_KEYS = new Set(["source", "target", "entries", "unmappedSource", "unmappedTarget", "proposedRootMotionScale"]);
 
@@ -36,7 +38,7 @@ const INFO_KEYS = new Set(["source", "target", "entries", "unmappedSource", "unm
  */
 export function readBoneMap(doc: JsonDocument, source: Skeleton, target: Skeleton): BoneMapReadResult {
   const reader = new JsonReader(doc);
-  const settings: { rootMotionScale?: number; alignRest?: boolean } = {};
+  const settings: { rootMotionScale?: number; alignRest?: boolean; root?: string } = {};
   const root = reader.object(doc.root);
   if (!root) return { settings, diagnostics: reader.diagnostics };
   let bonesNode: JsonObjectNode | undefined = root;
@@ -56,6 +58,12 @@ export function readBoneMap(doc: JsonDocument, source: Skeleton, target: Skeleto
     }
     const align = reader.boolean(reader.optional(root, "alignRest"));
     if (align !== undefined) settings.alignRest = align;
+    const rootNode = reader.optional(root, "root");
+    const rootName = reader.string(rootNode);
+    if (rootName !== undefined) {
+      if (target.indexOf.has(rootName)) settings.root = rootName;
+      else reader.report(rootNode, "E_BONEMAP_UNKNOWN_TARGET", `root "${rootName}" is not a bone of the target skeleton`);
+    }
   }
 
   const entries: BoneMapEntry[] = [];

@@ -1,11 +1,8 @@
 import { createClip, type Clip, type JointTrack } from "../clip/clip.ts";
-import { createClipCursor } from "../clip/clip-cursor.ts";
-import { sampleClip } from "../clip/sample-clip.ts";
-import { quatInvert, quatMultiply, quatRotateVec3 } from "../math/quat.ts";
-import { createPose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { compileBoneMap, type CompileBoneMapOptions, type CompiledBoneMap } from "./compile-bone-map.ts";
-import { modelFrames } from "./model-frames.ts";
+import { contactIntervals, detectFootContacts, type FootContactOptions } from "./foot-contacts.ts";
+import { RetargetFrame } from "./retarget-frame.ts";
 import type { BoneMap } from "./propose-bone-map.ts";
 
 export interface RetargetOptions extends CompileBoneMapOptions {
@@ -19,24 +16,46 @@ export interface RetargetOptions extends CompileBoneMapOptions {
   /**
    * Put the target on its own ground: the trajectory's vertical offset is shifted so that when the
    * source's feet are at their lowest in this clip, the target's feet are at their reference height
-   * above its lowest joint (so a capture whose ankle joints sit 9 cm above the floor does not make a
-   * character whose foot joints are at its soles float). Default false: p_target = k · C · p_source exactly.
+   * above its floor (so a capture whose ankle joints sit 9 cm above the floor does not make a
+   * character whose foot joints are at its soles float), and no foot or toe joint goes below its
+   * reference height. Default false: p_target = k · C · p_source exactly.
    */
   readonly groundFeet?: boolean;
+  /**
+   * Feet by IK (default true): the source's foot contacts are detected (`detectFootContacts`), each
+   * planted foot of the target is locked where it lands, and each leg is solved with `twoBoneIk` so its
+   * foot reaches that target (pole: the knee's reference forward direction). False: pure rotation
+   * transfer (a skeleton retargeted onto a copy of itself is reproduced exactly).
+   */
+  readonly footIk?: boolean;
+  /** Foot contact thresholds (see FootContactOptions). */
+  readonly contacts?: FootContactOptions;
+  /**
+   * The most (radians) foot IK may turn a thigh or shin away from its transferred direction (default
+   * 20°). Where a locked foot would need more (a wide-hipped character turning on a planted foot), the
+   * foot gives way towards where the leg puts it rather than the leg bending further.
+   */
+  readonly maxLegDeviation?: number;
 }
+
+const DEFAULT_MAX_LEG_DEVIATION = (20 * Math.PI) / 180;
+
+/** Seconds over which a foot eases into and out of its lock. */
+const LOCK_EASE = 0.12;
 
 /**
  * Plays `clip` (bound to `source`) on `target`: returns a new LINEAR clip bound to `target`.
  *
- * Per key, the source pose is sampled and taken to model space. For each mapped target bone t ← s:
- * rotation `Qt(t) = C · Qs(t) · Qs0⁻¹ · C⁻¹ · A_t · Qt0` in model space (the source's rotation away from
- * its rest, carried into the target's axes by C and applied to the target's rest, optionally swung by A
- * onto the source's rest direction), then made local with the target parent's model rotation this key;
- * translation: bones that carry the trajectory (the root, and bones whose parent chain differs, such as
- * IK feet hanging from the root) are placed at `k · C · Ps(t)` in model space (k = hip height ratio);
- * other mapped bones get `t0 + r · F · (ts(t) − ts0)` (r = l_target / l_source, F the rest-frame change),
- * which is their rest offset unless the source animates it. Unmapped target bones keep their rest pose
- * (and follow their parents). Scale tracks are not transferred. See docs/retargeting.md.
+ * Seed 003's rule, per bone. Rotations are transferred through both reference poses in model space:
+ * `Qt(t) = C · Qs(t) · Qs0⁻¹ · C⁻¹ · A_t · Qt0` (C the axis change, A the rest alignment), then made local
+ * with the target parent's model rotation this key. Translations keep each target bone's own length and
+ * offsets: a bone's local translation is its reference offset plus r · F · (what the source animates
+ * beyond its own rest offset), r = l_target / l_source of that bone. Only the trajectory is scaled: the
+ * target's animated root (`compiled.rootTarget`: RobotExpressive's Body) is placed so the target's
+ * pelvis is at `k · C · Ps(t)` (k the hip height ratio). Feet that hang elsewhere than from their lower
+ * leg (IK-style feet) are placed at the end of the target's own lower leg. Then, with `footIk`, feet are
+ * locked while the source's are planted and each leg is solved by two-bone IK (see docs/retargeting.md).
+ * Unmapped target bones keep their local reference pose. Scale tracks are not transferred.
  *
  * `map` may be a BoneMap (compiled here; a map naming unknown bones is a programmer error and throws —
  * validate user files with readBoneMap / compileBoneMap first) or a CompiledBoneMap for these skeletons.
@@ -55,98 +74,108 @@ export function retargetClip(clip: Clip, source: Skeleton, target: Skeleton, map
   const times = keyTimes(clip, options.sampleRate);
   const n = times.length;
   const JT = target.jointCount;
-  const JS = source.jointCount;
-  const { sourceOf, ratio, positionDriven, post, translationFrame, frame, rootMotionScale: k } = compiled;
+  const { sourceOf, positionDriven, legs, sourceLegs } = compiled;
+  const solver = new RetargetFrame(clip, compiled);
 
-  // Which target joints get tracks.
+  // Which target joints get tracks: mapped joints a rotation, legs solved by IK a rotation, the root,
+  // IK-style feet and bones whose source animates a translation a translation.
+  const footIk = options.footIk ?? true;
   const rotValues: (Float32Array | undefined)[] = new Array(JT);
   const posValues: (Float32Array | undefined)[] = new Array(JT);
   for (let t = 0; t < JT; t++) {
     const s = sourceOf[t]!;
-    if (s < 0) continue;
-    rotValues[t] = new Float32Array(4 * n);
-    if (positionDriven[t] || clip.trackIndex[3 * s]! >= 0) posValues[t] = new Float32Array(3 * n);
+    if (s >= 0 || solver.solvedByIk[t]) rotValues[t] = new Float32Array(4 * n);
+    if (s >= 0 && (positionDriven[t] || clip.trackIndex[3 * s]! >= 0)) posValues[t] = new Float32Array(3 * n);
+    if (solver.footPlaced[t]) posValues[t] ??= new Float32Array(3 * n);
   }
 
-  const pose = createPose(JS);
-  const cursor = createClipCursor(clip);
-  const sq = new Float64Array(4 * JS), sp = new Float64Array(3 * JS), ss = new Float64Array(JS);
-  // Vertical offset (target model space) added to position-driven bones.
-  const offset = new Float64Array(3);
+  // Pass 1: the source alone — lowest feet (groundFeet) and contacts.
+  const sideCount = 2;
+  const srcFoot = [new Float64Array(3 * n), new Float64Array(3 * n)];
+  for (let f = 0; f < n; f++) {
+    solver.sampleSource(times[f]!);
+    for (let side = 0; side < sideCount; side++) {
+      const s = sourceLegs[4 * side + 2]!;
+      if (s >= 0) for (let c = 0; c < 3; c++) srcFoot[side]![3 * f + c] = solver.sp[3 * s + c]!;
+    }
+  }
+  const up = compiled.sourceUp;
+  const heightOf = (p: Float64Array, f: number): number => p[3 * f]! * up[0]! + p[3 * f + 1]! * up[1]! + p[3 * f + 2]! * up[2]!;
   const [footL, footR] = [compiled.sourceFeet[0]!, compiled.sourceFeet[1]!];
+  let groundOffset = 0;
   if (options.groundFeet && footL >= 0 && footR >= 0) {
-    const up = compiled.sourceUp;
     let lowest = Infinity;
     for (let f = 0; f < n; f++) {
-      sampleClip(pose, clip, times[f]!, cursor);
-      modelFrames(sq, sp, ss, source, pose);
-      for (const j of [footL, footR]) lowest = Math.min(lowest, sp[3 * j]! * up[0]! + sp[3 * j + 1]! * up[1]! + sp[3 * j + 2]! * up[2]!);
+      solver.sampleSource(times[f]!);
+      for (const j of [footL, footR]) lowest = Math.min(lowest, solver.sp[3 * j]! * up[0]! + solver.sp[3 * j + 1]! * up[1]! + solver.sp[3 * j + 2]! * up[2]!);
     }
-    quatRotateVec3(offset, 0, frame, 0, up, 0);
-    const d = compiled.targetFootHeight - k * lowest;
-    for (let c = 0; c < 3; c++) offset[c] = d * offset[c]!;
+    groundOffset = compiled.targetFootHeight - compiled.rootMotionScale * lowest;
+    solver.setGroundOffset(groundOffset);
   }
-  const tq = new Float64Array(4 * JT), tp = new Float64Array(3 * JT), tsc = new Float64Array(JT);
-  const local = new Float64Array(4);
-  const inv = new Float64Array(4);
-  const v = new Float64Array(3);
-  const rest = target.rest;
-  const srcRest = source.rest;
+  solver.clampToGround = options.groundFeet === true;
 
-  for (let f = 0; f < n; f++) {
-    sampleClip(pose, clip, times[f]!, cursor);
-    modelFrames(sq, sp, ss, source, pose);
-    for (let t = 0; t < JT; t++) {
-      const parent = target.parents[t]!;
-      const s = sourceOf[t]!;
-      // Local rotation.
-      if (s >= 0) {
-        quatMultiply(tq, 4 * t, frame, 0, sq, 4 * s);
-        quatMultiply(tq, 4 * t, tq, 4 * t, post, 4 * t);
-        if (parent >= 0) {
-          quatInvert(inv, 0, tq, 4 * parent);
-          quatMultiply(local, 0, inv, 0, tq, 4 * t);
-        } else local.set(tq.subarray(4 * t, 4 * t + 4));
-        normalise(local);
-        storeRotation(rotValues[t]!, f, local);
-      } else {
-        local[0] = rest.r[4 * t]!;
-        local[1] = rest.r[4 * t + 1]!;
-        local[2] = rest.r[4 * t + 2]!;
-        local[3] = rest.r[4 * t + 3]!;
-        if (parent >= 0) quatMultiply(tq, 4 * t, tq, 4 * parent, local, 0);
-        else tq.set(local, 4 * t);
-      }
-      // Local translation, then the model position.
-      const ps = parent >= 0 ? tsc[parent]! : 1;
-      if (s >= 0 && positionDriven[t]) {
-        for (let c = 0; c < 3; c++) v[c] = k * sp[3 * s + c]!;
-        quatRotateVec3(tp, 3 * t, frame, 0, v, 0);
-        for (let c = 0; c < 3; c++) tp[3 * t + c] = tp[3 * t + c]! + offset[c]!;
-        if (parent >= 0) {
-          for (let c = 0; c < 3; c++) v[c] = (tp[3 * t + c]! - tp[3 * parent + c]!) / ps;
-          quatInvert(inv, 0, tq, 4 * parent);
-          quatRotateVec3(v, 0, inv, 0, v, 0);
-        } else v.set(tp.subarray(3 * t, 3 * t + 3));
-        posValues[t]!.set(v, 3 * f);
-      } else {
-        if (s >= 0 && posValues[t]) {
-          for (let c = 0; c < 3; c++) v[c] = pose.t[3 * s + c]! - srcRest.t[3 * s + c]!;
-          quatRotateVec3(v, 0, translationFrame, 4 * t, v, 0);
-          for (let c = 0; c < 3; c++) v[c] = rest.t[3 * t + c]! + ratio[t]! * v[c]!;
-          posValues[t]!.set(v, 3 * f);
-        } else {
-          v[0] = rest.t[3 * t]!;
-          v[1] = rest.t[3 * t + 1]!;
-          v[2] = rest.t[3 * t + 2]!;
+  // Pass 2: where the target's feet land with its own legs (before IK), and the foot targets.
+  const useIk = footIk && compiled.sourceHipHeight > 0 && (legs[0]! >= 0 || legs[4]! >= 0);
+  if (useIk) {
+    const fk = [new Float64Array(3 * n), new Float64Array(3 * n)];
+    for (let f = 0; f < n; f++) {
+      solver.sampleSource(times[f]!);
+      solver.transfer();
+      for (let side = 0; side < sideCount; side++) if (legs[4 * side]! >= 0) solver.legEnd(fk[side]!, 3 * f, side);
+    }
+    const lifts: Float64Array[] = [];
+    for (let side = 0; side < sideCount; side++) {
+      if (legs[4 * side]! < 0) continue;
+      const contacts = new Uint8Array(n);
+      detectFootContacts(contacts, srcFoot[side]!, times, up, compiled.sourceHipHeight, options.contacts);
+      let lowest = Infinity;
+      for (let f = 0; f < n; f++) lowest = Math.min(lowest, heightOf(srcFoot[side]!, f));
+      const lift = new Float64Array(n);
+      for (let f = 0; f < n; f++) lift[f] = compiled.rootMotionScale * (heightOf(srcFoot[side]!, f) - lowest);
+      solver.contacts[side] = contacts;
+      lifts[side] = lift;
+    }
+    if (options.groundFeet) {
+      // The target's own legs decide its height: shift the trajectory so that, over the planted keys, the
+      // median foot is where the lock will put it (its ground plus the source's lift). Legs that are
+      // longer or shorter than the hip-height ratio says then neither stretch nor crouch to reach the floor.
+      const tUp = compiled.targetUp;
+      const residuals: number[] = [];
+      for (let side = 0; side < sideCount; side++) {
+        const contacts = solver.contacts[side];
+        if (!contacts) continue;
+        for (let f = 0; f < n; f++) {
+          if (!contacts[f]) continue;
+          const h = fk[side]![3 * f]! * tUp[0]! + fk[side]![3 * f + 1]! * tUp[1]! + fk[side]![3 * f + 2]! * tUp[2]!;
+          residuals.push(compiled.targetGround[2 * side]! + lifts[side]![f]! - h);
         }
-        if (parent >= 0) {
-          for (let c = 0; c < 3; c++) v[c] = ps * v[c]!;
-          quatRotateVec3(v, 0, tq, 4 * parent, v, 0);
-          for (let c = 0; c < 3; c++) tp[3 * t + c] = tp[3 * parent + c]! + v[c]!;
-        } else tp.set(v, 3 * t);
       }
-      tsc[t] = ps * rest.s[3 * t]!;
+      if (residuals.length > 0) {
+        residuals.sort((a, b) => a - b);
+        const shift = residuals[residuals.length >> 1]!;
+        groundOffset += shift;
+        solver.setGroundOffset(groundOffset);
+        for (const side of [0, 1]) if (solver.contacts[side]) for (let f = 0; f < n; f++) for (let c = 0; c < 3; c++) fk[side]![3 * f + c] = fk[side]![3 * f + c]! + shift * tUp[c]!;
+      }
+    }
+    for (let side = 0; side < sideCount; side++) {
+      const contacts = solver.contacts[side];
+      if (!contacts) continue;
+      solver.footTargets[side] = lockFeet(fk[side]!, contacts, lifts[side]!, times, compiled.targetUp, compiled.targetGround[2 * side]!);
+    }
+    limitLegDeviation(solver, fk, times, options.maxLegDeviation ?? DEFAULT_MAX_LEG_DEVIATION);
+  }
+
+  // Pass 3: transfer, IK, store.
+  for (let f = 0; f < n; f++) {
+    solver.sampleSource(times[f]!);
+    solver.transfer();
+    if (useIk) solver.solveLegs(f);
+    for (let t = 0; t < JT; t++) {
+      const rv = rotValues[t];
+      if (rv) storeRotation(rv, f, solver.localRotation(t));
+      const pv = posValues[t];
+      if (pv) for (let c = 0; c < 3; c++) pv[3 * f + c] = solver.lt[3 * t + c]!;
     }
   }
 
@@ -158,6 +187,117 @@ export function retargetClip(clip: Clip, source: Skeleton, target: Skeleton, map
     if (rv) tracks.push({ joint: t, path: "rotation", interpolation: "LINEAR", stride: 4, times, values: rv });
   }
   return createClip({ name: options.name ?? clip.name, skeleton: target, tracks, loopMode: clip.loopMode });
+}
+
+/**
+ * Pulls each key's foot target back towards the unlocked foot `fk` (target = fk + α · (target − fk))
+ * until solving the leg turns no bone more than `limit` from the transferred pose (α by bisection), then
+ * smooths α over time (a minimum over ±LOCK_EASE, then a mean over the same window) so the foot gives way
+ * gradually rather than popping.
+ */
+function limitLegDeviation(solver: RetargetFrame, fk: Float64Array[], times: Float32Array, limit: number): void {
+  const n = times.length;
+  const alphas = [new Float64Array(n).fill(1), new Float64Array(n).fill(1)];
+  const trial = new Float64Array(3);
+  let any = false;
+  for (let f = 0; f < n; f++) {
+    let sampled = false;
+    for (let side = 0; side < 2; side++) {
+      const targets = solver.footTargets[side];
+      if (!targets) continue;
+      if (!sampled) {
+        solver.sampleSource(times[f]!);
+        solver.transfer();
+        sampled = true;
+      }
+      if (solver.legDeviation(side, targets, 3 * f) <= limit) continue;
+      any = true;
+      let lo = 0, hi = 1;
+      for (let i = 0; i < 12; i++) {
+        const mid = 0.5 * (lo + hi);
+        for (let c = 0; c < 3; c++) trial[c] = fk[side]![3 * f + c]! + mid * (targets[3 * f + c]! - fk[side]![3 * f + c]!);
+        if (solver.legDeviation(side, trial, 0) <= limit) lo = mid;
+        else hi = mid;
+      }
+      alphas[side]![f] = lo;
+    }
+  }
+  if (!any) return;
+  for (let side = 0; side < 2; side++) {
+    const targets = solver.footTargets[side];
+    if (!targets) continue;
+    const a = alphas[side]!;
+    const lowered = windowed(a, times, (x, y) => Math.min(x, y), 1);
+    const smooth = windowMean(lowered, times);
+    for (let f = 0; f < n; f++) {
+      const w = Math.min(a[f]!, smooth[f]!);
+      for (let c = 0; c < 3; c++) targets[3 * f + c] = fk[side]![3 * f + c]! + w * (targets[3 * f + c]! - fk[side]![3 * f + c]!);
+    }
+  }
+}
+
+/** Folds `op` over the keys within ±LOCK_EASE seconds of each key. */
+function windowed(a: Float64Array, times: Float32Array, op: (x: number, y: number) => number, start: number): Float64Array {
+  const out = new Float64Array(a.length);
+  for (let f = 0; f < a.length; f++) {
+    let acc = start;
+    for (let g = f; g >= 0 && times[f]! - times[g]! <= LOCK_EASE; g--) acc = op(acc, a[g]!);
+    for (let g = f + 1; g < a.length && times[g]! - times[f]! <= LOCK_EASE; g++) acc = op(acc, a[g]!);
+    out[f] = acc;
+  }
+  return out;
+}
+
+function windowMean(a: Float64Array, times: Float32Array): Float64Array {
+  const out = new Float64Array(a.length);
+  for (let f = 0; f < a.length; f++) {
+    let sum = 0, count = 0;
+    for (let g = f; g >= 0 && times[f]! - times[g]! <= LOCK_EASE; g--, count++) sum += a[g]!;
+    for (let g = f + 1; g < a.length && times[g]! - times[f]! <= LOCK_EASE; g++, count++) sum += a[g]!;
+    out[f] = sum / count;
+  }
+  return out;
+}
+
+/**
+ * Foot targets per frame (3 per frame): the unlocked foot position `fk`, pulled onto a lock while the
+ * source's foot is planted — the mean landing position of that contact, at the ground height plus the
+ * source's scaled lift — easing in and out over LOCK_EASE seconds with smoothstep. A locked foot does not
+ * move (limitLegDeviation may later let it give way where the leg would have to bend too far).
+ */
+function lockFeet(fk: Float64Array, contacts: Uint8Array, lift: Float64Array, times: Float32Array, up: Float64Array, ground: number): Float64Array {
+  const n = times.length;
+  const out = Float64Array.from(fk);
+  const weight = new Float64Array(n);
+  const lockOf = new Float64Array(3 * n);
+  const lock = new Float64Array(3);
+  for (const [a, b] of contactIntervals(contacts)) {
+    lock.fill(0);
+    let meanLift = 0;
+    const m = b - a + 1;
+    for (let f = a; f <= b; f++) {
+      for (let c = 0; c < 3; c++) lock[c] = lock[c]! + fk[3 * f + c]! / m;
+      meanLift += lift[f]! / m;
+    }
+    const h = lock[0]! * up[0]! + lock[1]! * up[1]! + lock[2]! * up[2]!;
+    for (let c = 0; c < 3; c++) lock[c] = lock[c]! + (ground + meanLift - h) * up[c]!;
+    let first = a;
+    while (first > 0 && times[a]! - times[first - 1]! < LOCK_EASE) first--;
+    for (let f = first; f < n; f++) {
+      const gap = f < a ? times[a]! - times[f]! : f > b ? times[f]! - times[b]! : 0;
+      if (f > b && gap >= LOCK_EASE) break;
+      const x = 1 - gap / LOCK_EASE;
+      const w = x * x * (3 - 2 * x);
+      if (w <= weight[f]!) continue;
+      weight[f] = w;
+      for (let c = 0; c < 3; c++) lockOf[3 * f + c] = lock[c]!;
+    }
+  }
+  for (let f = 0; f < n; f++) {
+    const w = weight[f]!;
+    for (let c = 0; c < 3; c++) out[3 * f + c] = fk[3 * f + c]! + w * (lockOf[3 * f + c]! - fk[3 * f + c]!);
+  }
+  return out;
 }
 
 /** The source's key times (sorted union over its tracks), or a uniform grid at `rate` keys per second. */
@@ -176,14 +316,6 @@ function keyTimes(clip: Clip, rate: number | undefined): Float32Array {
   for (const tr of clip.tracks) for (const x of tr.times) all.add(x);
   if (all.size === 0) all.add(clip.startTime);
   return Float32Array.from([...all].sort((a, b) => a - b));
-}
-
-function normalise(q: Float64Array): void {
-  const len = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!);
-  q[0] = q[0]! / len;
-  q[1] = q[1]! / len;
-  q[2] = q[2]! / len;
-  q[3] = q[3]! / len;
 }
 
 /** Stores key f, flipped into the previous key's hemisphere so LINEAR interpolation takes the short way. */

@@ -63,10 +63,15 @@ test("animgraph map prints each pair with its confidence and the unmapped bones;
   assert.ok(existsSync(robotOut));
 });
 
-test("animgraph retarget onto Fox.glb: the Khronos validator finds no error; the clip loads back", { skip }, async () => {
+test("animgraph retarget onto Fox.glb: a warning that the fox is not upright, no error from the Khronos validator, the clip loads back, nothing detached or under the ground", { skip }, async () => {
   const out = join(dir, "fox-walk.glb");
   const r = await run(["retarget", WALK, "--to", FOX, "--name", "CmuWalk", "--out", out]);
-  assert.equal(r.code, 0, r.err);
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.err, /spine lies \d+° from its up axis .*\[W_RETARGET_NOT_UPRIGHT\]/);
+  assert.match(r.out, /bone length error +\d/);
+  const json = await run(["retarget", WALK, "--to", FOX, "--name", "CmuWalk", "--out", join(dir, "fox-walk-2.glb"), "--json"]);
+  const quality = (JSON.parse(json.out) as { quality: { boneLengthErrorPercent: number; footPenetrationPercent: number } }).quality;
+  assert.ok(quality.boneLengthErrorPercent < 0.01 && quality.footPenetrationPercent < 0.01, json.out);
   assert.match(r.out, /added animation "CmuWalk" \(8\.275 s, \d+ channels, 19 of 24 target bones driven/);
   const bytes = new Uint8Array(readFileSync(out));
   const report = await validate(bytes);
@@ -86,7 +91,7 @@ test("animgraph retarget onto Fox.glb: the Khronos validator finds no error; the
   // A glTF clip as the source: RobotExpressive's Walking on the fox.
   const fromGltf = join(dir, "fox-robot-walk.glb");
   const g = await run(["retarget", ROBOT, "--clip", "Walking", "--to", FOX, "--out", fromGltf]);
-  assert.equal(g.code, 0, g.err);
+  assert.equal(g.code, 1, g.err);
   assert.match(g.out, /added animation "Walking" \(0\.958 s/);
   assert.equal((await validate(new Uint8Array(readFileSync(fromGltf)))).issues.numErrors, 0);
 });

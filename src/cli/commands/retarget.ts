@@ -11,6 +11,7 @@ import { loadRig } from "../../retarget/load-rig.ts";
 import { proposeBoneMap, type BoneMap } from "../../retarget/propose-bone-map.ts";
 import { readBoneMapFile, type BoneMapSettings } from "../../retarget/read-bone-map.ts";
 import { retargetClip } from "../../retarget/retarget-clip.ts";
+import { measureRetargetQuality, type RetargetQuality } from "../../retarget/retarget-quality.ts";
 import { CliUsageError, type CliCommand } from "../context.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
 
@@ -24,6 +25,8 @@ interface RetargetCliOptions {
   readonly align?: boolean;
   readonly groundFeet?: boolean;
   readonly keepWeights?: boolean;
+  readonly footIk?: boolean;
+  readonly json?: boolean;
 }
 
 /**
@@ -46,6 +49,8 @@ export const retargetCommand: CliCommand = {
       .option("--no-align", "do not swing the target's rest pose onto the source's bone directions")
       .option("--keep-weights", "write the target's skin weights as they are, even when they do not sum to 1")
       .option("--no-ground-feet", "keep the source's height above the ground scaled as is (default: the target's feet meet its ground where the source's are lowest)")
+      .option("--no-foot-ik", "pure rotation transfer: no foot locking and no leg IK (default: planted feet are locked and legs solved by two-bone IK)")
+      .option("--json", "print the result and its quality measures as JSON")
       .action(async (sourceFile: string, options: RetargetCliOptions) => {
         const fps = options.fps === undefined ? undefined : Number(options.fps);
         if (fps !== undefined && !(Number.isFinite(fps) && fps > 0 && fps <= 1000)) throw new CliUsageError(`--fps must be a number in (0, 1000], got "${options.fps}"`);
@@ -91,6 +96,8 @@ export const retargetCommand: CliCommand = {
         const compiled = compileBoneMap(map, source.skeleton, target.skeleton, {
           file: options.map ?? `${sourceFile} → ${options.to}`,
           alignRest: settings.alignRest ?? options.align !== false,
+          targetClips: target.clips,
+          ...(settings.root !== undefined ? { targetRoot: settings.root } : {}),
           ...(settings.rootMotionScale !== undefined ? { rootMotionScale: settings.rootMotionScale } : {}),
         });
         appendAll(diagnostics, compiled.diagnostics);
@@ -98,6 +105,7 @@ export const retargetCommand: CliCommand = {
         const result = retargetClip(clip, source.skeleton, target.skeleton, compiled.compiled, {
           name: options.name ?? clip.name,
           groundFeet: options.groundFeet !== false,
+          footIk: options.footIk !== false,
           ...(fps !== undefined ? { sampleRate: fps } : {}),
         });
         const nonFinite = result.tracks.find((t) => !t.values.every(Number.isFinite));
@@ -125,13 +133,38 @@ export const retargetCommand: CliCommand = {
           ctx.printDiagnostics(diagnostics);
           return;
         }
-        const mapped = compiled.compiled.sourceOf.filter((s) => s >= 0).length;
-        ctx.io.stdout(
-          `${options.out}: added animation "${result.name}" (${result.duration.toFixed(3)} s, ${result.tracks.length} channels, ` +
-            `${mapped} of ${target.skeleton.jointCount} target bones driven, root motion ×${Number(compiled.compiled.rootMotionScale.toPrecision(6))})\n`,
-        );
+        const c = compiled.compiled;
+        const mapped = c.sourceOf.filter((s) => s >= 0).length;
+        const quality = measureRetargetQuality(clip, result, c);
+        const rootName = c.rootTarget >= 0 ? target.skeleton.names[c.rootTarget]! : null;
+        if (options.json) {
+          ctx.io.stdout(`${JSON.stringify({
+            source: sourceFile, target: options.to, out: options.out, animation: result.name, duration: result.duration,
+            channels: result.tracks.length, bonesDriven: mapped, targetBones: target.skeleton.jointCount,
+            root: rootName, rootMotionScale: c.rootMotionScale, footIk: options.footIk !== false, quality,
+          }, null, 2)}\n`);
+        } else {
+          ctx.io.stdout(
+            `${options.out}: added animation "${result.name}" (${result.duration.toFixed(3)} s, ${result.tracks.length} channels, ` +
+              `${mapped} of ${target.skeleton.jointCount} target bones driven, trajectory on ${rootName ?? "nothing"}, root motion ×${Number(c.rootMotionScale.toPrecision(6))})\n` +
+              formatQuality(quality),
+          );
+        }
         ctx.printDiagnostics(diagnostics);
         ctx.exitCode = diagnostics.some((d) => d.severity !== "info") ? ExitCode.Findings : ExitCode.Clean;
       });
   },
 };
+
+/** The quality block of `retarget`'s text output (docs/retargeting.md, "Quality"). */
+function formatQuality(q: RetargetQuality): string {
+  const pct = (x: number): string => `${x === 0 ? "0" : x < 0.01 ? x.toExponential(1) : x.toFixed(2)} %`;
+  return [
+    `  bone length error      ${pct(q.boneLengthErrorPercent)} (max)`,
+    `  root attachment        ${pct(q.rootAttachmentPercent)} of hip height (max)`,
+    `  foot penetration       ${pct(q.footPenetrationPercent)} of leg length (max)`,
+    `  foot sliding, planted  ${q.footSlidingTarget.toFixed(3)} hip heights/s (source ${q.footSlidingSource.toFixed(3)}; ${Math.round(100 * q.plantedShare)} % of keys planted)`,
+    `  limb direction error   median ${q.limbDirectionMedianDeg.toFixed(1)}°, max ${q.limbDirectionMaxDeg.toFixed(1)}° (${q.limbs.map((l) => l.limb).join(", ") || "no limbs mapped"})`,
+    "",
+  ].join("\n");
+}

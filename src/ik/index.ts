@@ -1,0 +1,1 @@
+export { twoBoneIk } from "./two-bone-ik.ts";

@@ -1,0 +1,129 @@
+import { quatFromAxisAngle, quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
+
+// Scratch for the solver: module-level so a call allocates nothing (the job is synchronous).
+const v = new Float64Array(24);
+const q = new Float64Array(12);
+const A = 0, B = 3, C = 6, T = 9, P = 12, H = 15, W = 18, X = 21;
+const QA = 0, QB = 4, R = 8;
+
+/**
+ * Analytic two-bone IK (a thigh and a shin, an upper arm and a forearm), in model space.
+ *
+ * Inputs: the model positions of the upper joint `a` (hip), the middle joint `b` (knee) and the chain's
+ * end `c` (ankle), the model rotations of the upper and middle joints, the `target` the end should reach
+ * and a `pole`: the direction the middle joint should point towards (a knee points forward, an elbow
+ * back). Writes the new model rotations of the upper joint (out[o..o+3]) and of the middle joint
+ * (out[o+4..o+7]); descendants keep their model rotations or follow, as the caller decides.
+ *
+ * Method: (1) the middle joint turns about its hinge axis so |c − a| equals the (clamped) target
+ * distance, by the law of cosines; the hinge is the plane normal b−a × c−b of the current bend, or, when
+ * the chain is straight, pole × (b − a) so it bends with the middle joint towards the pole; (2) the whole
+ * chain swings about `a` by the smallest rotation taking the new end direction onto the target direction.
+ * The current bend plane is kept (so a transferred knee direction survives); the pole only decides a
+ * straight chain. The target distance is clamped to [|l1 − l2|, l1 + l2]·(1 ∓ 1e-9): an unreachable
+ * target is reached as closely as the bone lengths allow, in its direction.
+ *
+ * `weight` (0–1) moves the effective target from the current end towards `target`. Returns the distance
+ * left between the solved end and `target` (0 when reached, up to rounding). No allocation. All inputs
+ * are read before `out` is written, so `out` may alias `rotations` (e.g. write back in place).
+ */
+export function twoBoneIk(
+  out: QuatArray, o: number,
+  positions: QuatArray, upperAt: number, middleAt: number, endAt: number,
+  rotations: QuatArray, upperRotAt: number, middleRotAt: number,
+  target: QuatArray, targetAt: number,
+  pole: QuatArray, poleAt: number,
+  weight: number,
+): number {
+  for (let c = 0; c < 3; c++) {
+    v[A + c] = positions[upperAt + c]!;
+    v[B + c] = positions[middleAt + c]!;
+    v[C + c] = positions[endAt + c]!;
+    v[P + c] = pole[poleAt + c]!;
+  }
+  for (let c = 0; c < 3; c++) v[T + c] = v[C + c]! + weight * (target[targetAt + c]! - v[C + c]!);
+  for (let c = 0; c < 4; c++) {
+    q[QA + c] = rotations[upperRotAt + c]!;
+    q[QB + c] = rotations[middleRotAt + c]!;
+  }
+  const l1 = dist(B, A), l2 = dist(C, B);
+  const lt = dist(T, A);
+  const lo = Math.abs(l1 - l2) * (1 + 1e-9), hi = (l1 + l2) * (1 - 1e-9);
+  const want = Math.min(Math.max(lt, lo), hi);
+  // (1) bend: interior angle at the middle joint, current and wanted.
+  const cur = interiorAngle(l1, l2, dist(C, A));
+  const next = interiorAngle(l1, l2, want);
+  // Hinge axis H = (b − a) × (c − b); when straight, pole × (b − a).
+  crossOf(H, B, A, C, B);
+  let hl = Math.hypot(v[H]!, v[H + 1]!, v[H + 2]!);
+  if (!(hl > 1e-9 * l1 * l2)) {
+    for (let c = 0; c < 3; c++) v[W + c] = v[B + c]! - v[A + c]!;
+    v[H] = v[P + 1]! * v[W + 2]! - v[P + 2]! * v[W + 1]!;
+    v[H + 1] = v[P + 2]! * v[W]! - v[P]! * v[W + 2]!;
+    v[H + 2] = v[P]! * v[W + 1]! - v[P + 1]! * v[W]!;
+    hl = Math.hypot(v[H]!, v[H + 1]!, v[H + 2]!);
+    if (!(hl > 1e-12 * l1)) {
+      // The pole lies along the upper bone too: bend about any axis perpendicular to it.
+      const ax = Math.abs(v[W]!), ay = Math.abs(v[W + 1]!), az = Math.abs(v[W + 2]!);
+      const e = ax <= ay && ax <= az ? 0 : ay <= az ? 1 : 2;
+      v[H] = e === 0 ? 0 : e === 1 ? v[W + 2]! : -v[W + 1]!;
+      v[H + 1] = e === 0 ? -v[W + 2]! : e === 1 ? 0 : v[W]!;
+      v[H + 2] = e === 0 ? v[W + 1]! : e === 1 ? -v[W]! : 0;
+      hl = Math.hypot(v[H]!, v[H + 1]!, v[H + 2]!);
+    }
+  }
+  if (hl > 0 && l1 > 0 && l2 > 0) {
+    // Rotating (c − b) about H by +θ bends it further from the line of (b − a): the bend grows by
+    // cur − next when the interior angle shrinks from cur to next.
+    quatFromAxisAngle(q, R, v[H]!, v[H + 1]!, v[H + 2]!, cur - next);
+    quatMultiply(q, QB, q, R, q, QB);
+    for (let c = 0; c < 3; c++) v[W + c] = v[C + c]! - v[B + c]!;
+    quatRotateVec3(v, W, q, R, v, W);
+    for (let c = 0; c < 3; c++) v[C + c] = v[B + c]! + v[W + c]!;
+  }
+  // (2) swing the chain about a: (c − a) onto (t − a).
+  for (let c = 0; c < 3; c++) {
+    v[W + c] = v[C + c]! - v[A + c]!;
+    v[X + c] = v[T + c]! - v[A + c]!;
+  }
+  const wx = v[W]!, wy = v[W + 1]!, wz = v[W + 2]!, tx = v[X]!, ty = v[X + 1]!, tz = v[X + 2]!;
+  const ax = wy * tz - wz * ty, ay = wz * tx - wx * tz, az = wx * ty - wy * tx;
+  const sin = Math.hypot(ax, ay, az), cos = wx * tx + wy * ty + wz * tz;
+  if (sin > 1e-12 * Math.hypot(wx, wy, wz) * Math.hypot(tx, ty, tz)) {
+    quatFromAxisAngle(q, R, ax, ay, az, Math.atan2(sin, cos));
+    quatMultiply(q, QA, q, R, q, QA);
+    quatMultiply(q, QB, q, R, q, QB);
+    quatRotateVec3(v, W, q, R, v, W);
+  }
+  for (let c = 0; c < 4; c++) {
+    out[o + c] = q[QA + c]!;
+    out[o + 4 + c] = q[QB + c]!;
+  }
+  // Distance from the solved end (a + W) to the requested target.
+  let d2 = 0;
+  for (let c = 0; c < 3; c++) {
+    const e = v[A + c]! + v[W + c]! - target[targetAt + c]!;
+    d2 += e * e;
+  }
+  return Math.sqrt(d2);
+}
+
+function dist(i: number, j: number): number {
+  return Math.hypot(v[i]! - v[j]!, v[i + 1]! - v[j + 1]!, v[i + 2]! - v[j + 2]!);
+}
+
+/** (v[i] − v[j]) × (v[k] − v[l]) into v[out]. */
+function crossOf(out: number, i: number, j: number, k: number, l: number): void {
+  const x1 = v[i]! - v[j]!, y1 = v[i + 1]! - v[j + 1]!, z1 = v[i + 2]! - v[j + 2]!;
+  const x2 = v[k]! - v[l]!, y2 = v[k + 1]! - v[l + 1]!, z2 = v[k + 2]! - v[l + 2]!;
+  v[out] = y1 * z2 - z1 * y2;
+  v[out + 1] = z1 * x2 - x1 * z2;
+  v[out + 2] = x1 * y2 - y1 * x2;
+}
+
+/** Angle at the middle joint of a triangle with sides l1, l2 around it and `d` opposite (law of cosines). */
+function interiorAngle(l1: number, l2: number, d: number): number {
+  if (!(l1 > 0 && l2 > 0)) return Math.PI;
+  const c = (l1 * l1 + l2 * l2 - d * d) / (2 * l1 * l2);
+  return Math.acos(Math.min(1, Math.max(-1, c)));
+}

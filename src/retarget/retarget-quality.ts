@@ -1,0 +1,189 @@
+import type { Clip } from "../clip/clip.ts";
+import { createClipCursor } from "../clip/clip-cursor.ts";
+import { sampleClip } from "../clip/sample-clip.ts";
+import { quatRotateVec3 } from "../math/quat.ts";
+import { createPose } from "../pose/pose.ts";
+import type { Skeleton } from "../skeleton/skeleton.ts";
+import { classifySkeleton } from "./bone-roles.ts";
+import type { CompiledBoneMap } from "./compile-bone-map.ts";
+import { detectFootContacts, type FootContactOptions } from "./foot-contacts.ts";
+import { modelFrames } from "./model-frames.ts";
+
+/** Direction error of one limb against the source, in degrees. */
+export interface LimbDirectionError {
+  /** thigh.L, shin.R, upperArm.L, forearm.R, spine. */
+  readonly limb: string;
+  readonly medianDeg: number;
+  readonly maxDeg: number;
+}
+
+/** How well a retargeted clip keeps the target's shape and the source's motion (docs/retargeting.md). */
+export interface RetargetQuality {
+  /** Max over keys and bones of |length − reference length| / reference length, in %. */
+  readonly boneLengthErrorPercent: number;
+  /** Max over keys of |root–pelvis distance − its reference|, in % of the target's hip height (0 when the root is the pelvis). */
+  readonly rootAttachmentPercent: number;
+  /** Max depth of a foot or toe joint below its reference height above the ground, in % of the target's leg length. */
+  readonly footPenetrationPercent: number;
+  /** Mean horizontal speed of the target's feet while the source's are planted, in target hip heights per second. */
+  readonly footSlidingTarget: number;
+  /** The same for the source, in source hip heights per second. */
+  readonly footSlidingSource: number;
+  /** Share of keys with at least one planted foot in the source (0–1). */
+  readonly plantedShare: number;
+  /** Over all limbs below: the median and the max direction error, in degrees. */
+  readonly limbDirectionMedianDeg: number;
+  readonly limbDirectionMaxDeg: number;
+  /** Per limb (thigh, shin, upper arm, forearm per side, and the spine from pelvis to neck). */
+  readonly limbs: readonly LimbDirectionError[];
+}
+
+/**
+ * Measures a retargeted clip `result` (bound to `map.target`) against the `source` clip it came from, at
+ * the result's key times. Ground: the target's model origin along its up axis, where groundFeet puts it;
+ * a foot or toe joint penetrates when it is lower than its reference height above the floor.
+ * Contacts: `detectFootContacts` on the source's feet (the same thresholds as the retarget). Limb
+ * directions: the source's bone directions carried into the target's axes by C, against the target's.
+ */
+export function measureRetargetQuality(source: Clip, result: Clip, map: CompiledBoneMap, contactOptions?: FootContactOptions): RetargetQuality {
+  const S = map.source, T = map.target;
+  const times = result.tracks[0]?.times ?? Float32Array.of(result.startTime);
+  const n = times.length;
+  const srcPos = samplePositions(source, S, times);
+  const dstPos = samplePositions(result, T, times);
+  const rest = samplePositions(undefined, T, Float32Array.of(0));
+  const dist = (p: Float64Array, o: number, a: number, b: number): number =>
+    Math.hypot(p[o + 3 * a]! - p[o + 3 * b]!, p[o + 3 * a + 1]! - p[o + 3 * b + 1]!, p[o + 3 * a + 2]! - p[o + 3 * b + 2]!);
+  const JT = T.jointCount, JS = S.jointCount;
+  const { legs, sourceLegs, targetUp: up, targetGround, rootTarget, targetPelvis, positionDriven, sourceOf } = map;
+
+  // Bones: each joint and its parent, except placed joints (the root, IK-style feet, whose bone is their lower leg).
+  const bones: Array<[number, number]> = [];
+  for (let t = 0; t < JT; t++) {
+    const p = T.parents[t]!;
+    if (p < 0 || t === rootTarget) continue;
+    const side = legs[2] === t ? 0 : legs[6] === t ? 1 : -1;
+    if (side >= 0 && p !== legs[4 * side + 1]) bones.push([t, legs[4 * side + 1]!]);
+    else if (!(sourceOf[t]! >= 0 && positionDriven[t])) bones.push([t, p]);
+  }
+  const hipHeight = map.targetHipHeight > 0 ? map.targetHipHeight : 1;
+  let boneLength = 0;
+  for (const [a, b] of bones) {
+    const l0 = dist(rest, 0, a, b);
+    if (!(l0 > 1e-6 * hipHeight)) continue;
+    for (let f = 0; f < n; f++) boneLength = Math.max(boneLength, Math.abs(dist(dstPos, 3 * JT * f, a, b) - l0) / l0);
+  }
+  let attachment = 0;
+  if (rootTarget >= 0 && targetPelvis >= 0 && rootTarget !== targetPelvis) {
+    const d0 = dist(rest, 0, rootTarget, targetPelvis);
+    for (let f = 0; f < n; f++) attachment = Math.max(attachment, Math.abs(dist(dstPos, 3 * JT * f, rootTarget, targetPelvis) - d0) / hipHeight);
+  }
+
+  // Feet: penetration and sliding.
+  let penetration = 0, legLength = 0, slideT = 0, slideS = 0, planted = 0, anyPlanted = 0;
+  const plantedAny = new Uint8Array(n);
+  const sUp = map.sourceUp;
+  for (let side = 0; side < 2; side++) {
+    const [upper, lower, foot, toes] = [legs[4 * side]!, legs[4 * side + 1]!, legs[4 * side + 2]!, legs[4 * side + 3]!];
+    if (upper < 0) continue;
+    legLength = Math.max(legLength, dist(rest, 0, upper, lower) + dist(rest, 0, lower, foot));
+    const joints: Array<[number, number]> = [[foot, targetGround[2 * side]!]];
+    if (toes >= 0) joints.push([toes, targetGround[2 * side + 1]!]);
+    for (const [j, ground] of joints) {
+      for (let f = 0; f < n; f++) {
+        const o = 3 * JT * f + 3 * j;
+        const h = dstPos[o]! * up[0]! + dstPos[o + 1]! * up[1]! + dstPos[o + 2]! * up[2]!;
+        penetration = Math.max(penetration, ground - h);
+      }
+    }
+    const sf = sourceLegs[4 * side + 2]!;
+    const track = new Float64Array(3 * n);
+    for (let f = 0; f < n; f++) for (let c = 0; c < 3; c++) track[3 * f + c] = srcPos[3 * JS * f + 3 * sf + c]!;
+    const contacts = new Uint8Array(n);
+    detectFootContacts(contacts, track, times, sUp, map.sourceHipHeight, contactOptions);
+    for (let f = 0; f + 1 < n; f++) {
+      if (!(contacts[f] && contacts[f + 1])) continue;
+      const dt = times[f + 1]! - times[f]!;
+      if (!(dt > 0)) continue;
+      slideS += horizontal(srcPos, 3 * JS * f + 3 * sf, 3 * JS * (f + 1) + 3 * sf, sUp) / dt / map.sourceHipHeight;
+      slideT += horizontal(dstPos, 3 * JT * f + 3 * foot, 3 * JT * (f + 1) + 3 * foot, up) / dt / hipHeight;
+      planted++;
+    }
+    for (let f = 0; f < n; f++) if (contacts[f]) plantedAny[f] = 1;
+  }
+  for (let f = 0; f < n; f++) anyPlanted += plantedAny[f]!;
+
+  // Limb directions.
+  const roles = classifySkeleton(S);
+  const targetOf = new Int32Array(JS).fill(-1);
+  for (let t = 0; t < JT; t++) if (sourceOf[t]! >= 0) targetOf[sourceOf[t]!] = t;
+  const limbs: Array<[string, number, number, number, number]> = [];
+  const pairs: Array<[string, string, string]> = [];
+  for (const side of ["L", "R"]) {
+    pairs.push([`thigh.${side}`, `upperLeg.${side}`, `lowerLeg.${side}`], [`shin.${side}`, `lowerLeg.${side}`, `foot.${side}`]);
+    pairs.push([`upperArm.${side}`, `upperArm.${side}`, `lowerArm.${side}`], [`forearm.${side}`, `lowerArm.${side}`, `hand.${side}`]);
+  }
+  for (const [limb, from, to] of pairs) {
+    const a = roles.get(from), b = roles.get(to);
+    if (a !== undefined && b !== undefined && targetOf[a]! >= 0 && targetOf[b]! >= 0) limbs.push([limb, a, b, targetOf[a]!, targetOf[b]!]);
+  }
+  const hips = roles.get("hips");
+  const top = ["neck", "upperChest", "chest"].map((k) => roles.get(k)).find((j) => j !== undefined && targetOf[j]! >= 0);
+  if (hips !== undefined && top !== undefined && targetPelvis >= 0) limbs.push(["spine", hips, top, targetPelvis, targetOf[top]!]);
+  const all: number[] = [];
+  const perLimb: LimbDirectionError[] = [];
+  const vs = new Float64Array(3), vt = new Float64Array(3);
+  for (const [limb, a, b, ta, tb] of limbs) {
+    const angles: number[] = [];
+    for (let f = 0; f < n; f++) {
+      for (let c = 0; c < 3; c++) {
+        vs[c] = srcPos[3 * JS * f + 3 * b + c]! - srcPos[3 * JS * f + 3 * a + c]!;
+        vt[c] = dstPos[3 * JT * f + 3 * tb + c]! - dstPos[3 * JT * f + 3 * ta + c]!;
+      }
+      quatRotateVec3(vs, 0, map.frame, 0, vs, 0);
+      const cos = (vs[0]! * vt[0]! + vs[1]! * vt[1]! + vs[2]! * vt[2]!) / (Math.hypot(vs[0]!, vs[1]!, vs[2]!) * Math.hypot(vt[0]!, vt[1]!, vt[2]!));
+      angles.push((Math.acos(Math.min(1, Math.max(-1, cos))) * 180) / Math.PI);
+    }
+    all.push(...angles.slice(0, 100_000));
+    perLimb.push({ limb, medianDeg: median(angles), maxDeg: Math.max(...angles) });
+  }
+  return {
+    boneLengthErrorPercent: 100 * boneLength,
+    rootAttachmentPercent: 100 * attachment,
+    footPenetrationPercent: legLength > 0 ? (100 * Math.max(0, penetration)) / legLength : 0,
+    footSlidingTarget: planted > 0 ? slideT / planted : 0,
+    footSlidingSource: planted > 0 ? slideS / planted : 0,
+    plantedShare: n > 0 ? anyPlanted / n : 0,
+    limbDirectionMedianDeg: all.length > 0 ? median(all) : 0,
+    limbDirectionMaxDeg: all.length > 0 ? all.reduce((m, x) => Math.max(m, x), 0) : 0,
+    limbs: perLimb,
+  };
+}
+
+/** Model positions of every joint at each time (3·J per key); the rest pose when `clip` is undefined. */
+function samplePositions(clip: Clip | undefined, skeleton: Skeleton, times: ArrayLike<number>): Float64Array {
+  const J = skeleton.jointCount;
+  const pose = createPose(J);
+  const q = new Float64Array(4 * J), s = new Float64Array(J), p = new Float64Array(3 * J);
+  const out = new Float64Array(3 * J * times.length);
+  const cursor = clip ? createClipCursor(clip) : undefined;
+  for (let f = 0; f < times.length; f++) {
+    if (clip && cursor) sampleClip(pose, clip, times[f]!, cursor);
+    modelFrames(q, p, s, skeleton, clip ? pose : skeleton.rest);
+    out.set(p, 3 * J * f);
+  }
+  return out;
+}
+
+function horizontal(p: Float64Array, a: number, b: number, up: ArrayLike<number>): number {
+  const dx = p[b]! - p[a]!, dy = p[b + 1]! - p[a + 1]!, dz = p[b + 2]! - p[a + 2]!;
+  const du = dx * up[0]! + dy * up[1]! + dz * up[2]!;
+  return Math.hypot(dx - du * up[0]!, dy - du * up[1]!, dz - du * up[2]!);
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const m = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[m]! : 0.5 * (sorted[m - 1]! + sorted[m]!);
+}
