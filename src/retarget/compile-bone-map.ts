@@ -50,6 +50,8 @@ export interface CompiledBoneMap {
   readonly confidence: Float32Array;
   /** Per target joint: 1 when its translation is set from the scaled model-space source position (root, IK-style bones). */
   readonly positionDriven: Uint8Array;
+  /** Per target joint: 1 when its nearest mapped ancestor is driven by the source bone's nearest mapped ancestor (a source translation then carries over, scaled by r). */
+  readonly sameChain: Uint8Array;
   /** The source joint whose position is the root trajectory (the hips when mapped), -1 if none. */
   readonly rootSource: number;
   /** The target joint it drives, -1 if none. */
@@ -276,6 +278,7 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
   const mappedAncestorT = nearestMapped(target, (t) => sourceOf[t]! >= 0);
   const mappedAncestorS = nearestMapped(source, (s) => targetOf[s]! >= 0);
   const positionDriven = new Uint8Array(JT);
+  const sameChain = new Uint8Array(JT);
   const ratio = new Float32Array(JT).fill(1);
   const align = new Float64Array(4 * JT);
   const post = new Float64Array(4 * JT);
@@ -296,7 +299,12 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
     if (s < 0) continue;
     const ta = mappedAncestorT[t]!;
     const sa = mappedAncestorS[s]!;
-    if (s === rootSource || (ta < 0 ? sa >= 0 : sourceOf[ta] !== sa)) positionDriven[t] = 1;
+    // Placed in model space: the root, and bones hanging from an unmapped root where the source's hang from a
+    // mapped bone (RobotExpressive's IK feet). A bone below a mapped bone keeps its own offset (seed 003).
+    if (s === rootSource || (ta < 0 && sa >= 0)) positionDriven[t] = 1;
+    // A source translation carries over only between bones whose parents correspond: RobotExpressive's
+    // Foot.L moves relative to its skeleton root, which means nothing for a foot below a shin.
+    if (ta >= 0 && sourceOf[ta] === sa) sameChain[t] = 1;
     const lt = Math.hypot(targetRest.t[3 * t]!, targetRest.t[3 * t + 1]!, targetRest.t[3 * t + 2]!);
     const ls = Math.hypot(sourceRest.t[3 * s]!, sourceRest.t[3 * s + 1]!, sourceRest.t[3 * s + 2]!);
     ratio[t] = ls > EPS ? lt / ls : k;
@@ -338,7 +346,7 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
     } else translationFrame.set(tmp, 4 * t);
   }
   return {
-    compiled: { source, target, sourceOf, ratio, confidence, positionDriven, rootSource, rootTarget, rootMotionScale: k, frame, post, translationFrame, align, sourceFeet, sourceUp, targetFootHeight,
+    compiled: { source, target, sourceOf, ratio, confidence, positionDriven, sameChain, rootSource, rootTarget, rootMotionScale: k, frame, post, translationFrame, align, sourceFeet, sourceUp, targetFootHeight,
       targetPelvis, legs, sourceLegs, targetUp, targetForward, sourceHipHeight, targetHipHeight, targetGround },
     diagnostics,
   };

@@ -85,7 +85,7 @@ export function retargetClip(clip: Clip, source: Skeleton, target: Skeleton, map
   for (let t = 0; t < JT; t++) {
     const s = sourceOf[t]!;
     if (s >= 0 || solver.solvedByIk[t]) rotValues[t] = new Float32Array(4 * n);
-    if (s >= 0 && (positionDriven[t] || clip.trackIndex[3 * s]! >= 0)) posValues[t] = new Float32Array(3 * n);
+    if (s >= 0 && (positionDriven[t] || (compiled.sameChain[t] && clip.trackIndex[3 * s]! >= 0))) posValues[t] = new Float32Array(3 * n);
     if (solver.footPlaced[t]) posValues[t] ??= new Float32Array(3 * n);
   }
 

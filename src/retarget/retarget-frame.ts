@@ -112,7 +112,7 @@ export class RetargetFrame {
 
   /** Rotation transfer and placement of the trajectory and of IK-style feet (before any leg IK). */
   transfer(): void {
-    const { sourceOf, frame, post, translationFrame, ratio, positionDriven } = this.map;
+    const { sourceOf, frame, post, translationFrame, ratio, positionDriven, sameChain } = this.map;
     const target = this.target, rest = target.rest, srcRest = this.source.rest;
     const tq = this.tq, base = this.base, v = this.v;
     for (let t = 0; t < target.jointCount; t++) {
@@ -122,7 +122,7 @@ export class RetargetFrame {
         quatMultiply(tq, 4 * t, tq, 4 * t, post, 4 * t);
       }
       // Local translation before placement: the reference offset plus r · F · (source delta).
-      if (s >= 0 && !positionDriven[t] && this.clip.trackIndex[3 * s]! >= 0) {
+      if (s >= 0 && !positionDriven[t] && sameChain[t] && this.clip.trackIndex[3 * s]! >= 0) {
         for (let c = 0; c < 3; c++) v[c] = this.pose.t[3 * s + c]! - srcRest.t[3 * s + c]!;
         quatRotateVec3(v, 0, translationFrame, 4 * t, v, 0);
         for (let c = 0; c < 3; c++) base[3 * t + c] = rest.t[3 * t + c]! + ratio[t]! * v[c]!;

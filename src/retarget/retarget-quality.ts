@@ -21,6 +21,11 @@ export interface LimbDirectionError {
 export interface RetargetQuality {
   /** Max over keys and bones of |length − reference length| / reference length, in %. */
   readonly boneLengthErrorPercent: number;
+  /**
+   * The same over the source's mapped bones: a rig that animates translations (a cartoon head that
+   * bobs off its neck) stretches its own bones, and the target's scaled copy stretches as much.
+   */
+  readonly sourceBoneLengthChangePercent: number;
   /** Max over keys of |root–pelvis distance − its reference|, in % of the target's hip height (0 when the root is the pelvis). */
   readonly rootAttachmentPercent: number;
   /** Max depth of a foot or toe joint below its reference height above the ground, in % of the target's leg length. */
@@ -72,6 +77,15 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
     const l0 = dist(rest, 0, a, b);
     if (!(l0 > 1e-6 * hipHeight)) continue;
     for (let f = 0; f < n; f++) boneLength = Math.max(boneLength, Math.abs(dist(dstPos, 3 * JT * f, a, b) - l0) / l0);
+  }
+  const restS = samplePositions(undefined, S, Float32Array.of(0));
+  let sourceBoneLength = 0;
+  for (let t = 0; t < JT; t++) {
+    const s0 = sourceOf[t]!, ps = s0 >= 0 ? S.parents[s0]! : -1;
+    if (ps < 0 || t === rootTarget) continue;
+    const l0 = dist(restS, 0, s0, ps);
+    if (!(l0 > 1e-6 * (map.sourceHipHeight > 0 ? map.sourceHipHeight : 1))) continue;
+    for (let f = 0; f < n; f++) sourceBoneLength = Math.max(sourceBoneLength, Math.abs(dist(srcPos, 3 * JS * f, s0, ps) - l0) / l0);
   }
   let attachment = 0;
   if (rootTarget >= 0 && targetPelvis >= 0 && rootTarget !== targetPelvis) {
@@ -149,6 +163,7 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
   }
   return {
     boneLengthErrorPercent: 100 * boneLength,
+    sourceBoneLengthChangePercent: 100 * sourceBoneLength,
     rootAttachmentPercent: 100 * attachment,
     footPenetrationPercent: legLength > 0 ? (100 * Math.max(0, penetration)) / legLength : 0,
     footSlidingTarget: planted > 0 ? slideT / planted : 0,

@@ -14,6 +14,9 @@ import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../helpers/assets.ts"
 import { glbWithoutTextures } from "../three/three-gltf.ts";
 
 const skip = !HAVE_SHARED_ASSETS;
+// gltf-validator ships no type declarations: import it through a plain string and type what is used.
+const VALIDATOR: string = "gltf-validator";
+const { validateBytes } = (await import(VALIDATOR)) as { validateBytes(bytes: Uint8Array, options: { maxIssues: number }): Promise<{ issues: { numErrors: number; messages: { code: string; severity: number }[] } }> };
 const dir = mkdtempSync(join(tmpdir(), "animgraph-quality-"));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -88,6 +91,8 @@ async function measure(bvhPath: string, sourceRig: Rig, glbPath: string, targetR
   let err = "";
   const code = await main(["retarget", bvhPath, "--to", glbPath, "--out", out, "--name", "Retargeted", ...(mapFile ? ["--map", mapFile] : [])], { stdout: () => {}, stderr: (s) => void (err += s), cwd: process.cwd() });
   assert.ok(code === 0 || code === 1, err);
+  const report = await validateBytes(new Uint8Array(readFileSync(out)), { maxIssues: 0 });
+  assert.equal(report.issues.numErrors, 0, JSON.stringify(report.issues.messages.filter((m) => m.severity === 0).slice(0, 3)));
   const bvh = new BVHLoader().parse(readFileSync(bvhPath, "utf8"));
   const bvhRoot = new Group();
   bvhRoot.add(bvh.skeleton.bones[0]!);
@@ -178,7 +183,7 @@ const targets: [string, string, Rig][] = [
 
 for (const [sourceName, bvh, sourceRig, mapKey] of sources) {
   for (const [targetName, glb, targetRig] of targets) {
-    test(`${sourceName} → ${targetName}, read back by three.js: bone length, root attachment and penetration ≤ 1 %, sliding ≤ the capture's, limb directions median ≤ 5°, max ≤ 25°`, { skip }, async () => {
+    test(`${sourceName} → ${targetName}, valid glTF, read back by three.js: bone length, root attachment and penetration ≤ 1 %, sliding ≤ the capture's, limb directions median ≤ 5°, max ≤ 25°`, { skip }, async () => {
       const map = targetName === "CesiumMan" ? repoPath(`test/retarget/fixtures/${mapKey === "cmu131" ? "cmu131" : "pirouette"}-to-cesium-man.map.json`) : undefined;
       const q = await measure(sharedAsset(bvh), sourceRig, glb, targetRig, map);
       const report = JSON.stringify(q);

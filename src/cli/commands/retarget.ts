@@ -160,7 +160,7 @@ export const retargetCommand: CliCommand = {
 function formatQuality(q: RetargetQuality): string {
   const pct = (x: number): string => `${x === 0 ? "0" : x < 0.01 ? x.toExponential(1) : x.toFixed(2)} %`;
   return [
-    `  bone length error      ${pct(q.boneLengthErrorPercent)} (max)`,
+    `  bone length error      ${pct(q.boneLengthErrorPercent)} (max; the source's own bones change by ${pct(q.sourceBoneLengthChangePercent)})`,
     `  root attachment        ${pct(q.rootAttachmentPercent)} of hip height (max)`,
     `  foot penetration       ${pct(q.footPenetrationPercent)} of leg length (max)`,
     `  foot sliding, planted  ${q.footSlidingTarget.toFixed(3)} hip heights/s (source ${q.footSlidingSource.toFixed(3)}; ${Math.round(100 * q.plantedShare)} % of keys planted)`,
