@@ -195,3 +195,27 @@ test("groundFeet and foot IK: no foot below the robot's ground, hips near its ow
     assert.ok(Math.abs(dst[f]![3 * hips + 1]! - absolute[f]![3 * hips + 1]!) < 1e-7);
   }
 });
+
+test("a glTF source whose IK feet hang from its skeleton root (RobotExpressive's Jump) onto the Fox: the fox's legs keep their lengths", { skip }, async () => {
+  const robot = await loadGltf(sharedAsset("robot-expressive/RobotExpressive.glb"));
+  const fox = await loadGltf(sharedAsset("fox/Fox.glb"));
+  const S = robot.skeletons[0]!, T = fox.skeletons[0]!;
+  const jump = robot.clips.find((c) => c.name === "Jump")!;
+  const { compiled } = compileBoneMap(proposeBoneMap(S, T), S, T, { targetClips: fox.clips });
+  const out = retargetClip(jump, S, T, compiled!, { groundFeet: true });
+  const foot = T.indexOf.get("b_LeftFoot01_017")!;
+  assert.equal(compiled!.positionDriven[foot], 0);
+  assert.equal(out.trackIndex[3 * foot], -1, "no translation track on a foot below its shin");
+  const rest = new Float64Array(3 * T.jointCount);
+  modelFrames(new Float64Array(4 * T.jointCount), rest, new Float64Array(T.jointCount), T, T.rest);
+  const frames = modelPositions(out, out.tracks[0]!.times);
+  const legs = ["b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017", "b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021"].map((n) => T.indexOf.get(n)!);
+  for (const j of legs) {
+    const p = T.parents[j]!;
+    const l0 = Math.hypot(rest[3 * j]! - rest[3 * p]!, rest[3 * j + 1]! - rest[3 * p + 1]!, rest[3 * j + 2]! - rest[3 * p + 2]!);
+    for (const f of frames) {
+      const l = Math.hypot(f[3 * j]! - f[3 * p]!, f[3 * j + 1]! - f[3 * p + 1]!, f[3 * j + 2]! - f[3 * p + 2]!);
+      assert.ok(Math.abs(l - l0) < 1e-4 * l0, `${T.names[j]}: ${l} vs ${l0}`);
+    }
+  }
+});
