@@ -35,7 +35,7 @@ export type {
 export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, readBoneMapFile, compileBoneMap, retargetClip, bindPose, addClipToGltf, normalizeSkinWeights } from "./retarget/index.ts";
 export type { SkinWeightFix, FootContactOptions } from "./retarget/index.ts";
 export { findAnimatedRoot, detectFootContacts } from "./retarget/index.ts";
-export { twoBoneIk } from "./ik/index.ts";
+export { twoBoneIk, aimIk } from "./ik/index.ts";
 
 // Pose runtime: math, clip sampling, blending, layers, sync and root motion.
 export type { QuatArray, EulerOrder, QuatInterpolation } from "./math/quat.ts";

@@ -1,1 +1,2 @@
 export { twoBoneIk } from "./two-bone-ik.ts";
+export { aimIk } from "./aim-ik.ts";

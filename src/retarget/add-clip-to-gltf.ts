@@ -1,4 +1,5 @@
-import { NodeIO, type Accessor, type Document } from "@gltf-transform/core";
+import type { Accessor, Document } from "@gltf-transform/core";
+import { createGltfIO } from "../io/gltf/gltf-io.ts";
 import type { Clip } from "../clip/clip.ts";
 
 /**
@@ -6,9 +7,11 @@ import type { Clip } from "../clip/clip.ts";
  * bound to a skeleton loaded from the same file (its `sourceIndex` gives each joint's glTF node). Each
  * joint track becomes a sampler (input: key times, shared between tracks with the same times array;
  * output: values) and a channel on the joint's node. Throws (a programmer error) when a joint has no
- * node or the node's name disagrees with the joint's.
+ * node or the node's name disagrees with the joint's, or when the clip has no tracks.
  */
 export async function addClipToGltf(doc: Document, clip: Clip): Promise<Uint8Array> {
+  // glTF forbids an animation without channels (the validator's EMPTY_ENTITY).
+  if (clip.tracks.length === 0) throw new Error(`addClipToGltf: clip "${clip.name}" has no tracks`);
   const root = doc.getRoot();
   const nodes = root.listNodes();
   const buffer = root.listBuffers()[0] ?? doc.createBuffer();
@@ -33,7 +36,7 @@ export async function addClipToGltf(doc: Document, clip: Clip): Promise<Uint8Arr
     animation.addSampler(sampler).addChannel(channel);
   }
   mergeBuffers(doc);
-  return new NodeIO().writeBinary(doc);
+  return createGltfIO().writeBinary(doc);
 }
 
 /**

@@ -4,7 +4,7 @@ import { mat4Decompose } from "../math/mat4.ts";
 import { quatFromAxisAngle, quatIdentity, quatInvert, quatMultiply, quatRotateVec3 } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
-import { classifySkeleton } from "./bone-roles.ts";
+import { skeletonRoles } from "./classify-by-topology.ts";
 import { findAnimatedRoot, isAncestor } from "./find-animated-root.ts";
 import { modelFrames } from "./model-frames.ts";
 import type { BoneMap } from "./propose-bone-map.ts";
@@ -149,7 +149,7 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
   for (let t = 0; t < JT; t++) if (sourceOf[t]! >= 0) targetOf[sourceOf[t]!] = t;
 
   // Root: the source hips when mapped, else the first mapped source joint.
-  const roles = classifySkeleton(source);
+  const roles = skeletonRoles(source);
   let rootSource = -1;
   const hips = roles.get("hips");
   if (hips !== undefined && targetOf[hips]! >= 0) rootSource = hips;
@@ -257,7 +257,7 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
   const legs = new Int16Array(8).fill(-1);
   const sourceLegs = new Int16Array(8).fill(-1);
   const targetGround = new Float64Array(4);
-  const targetRolesForLegs = classifySkeleton(target);
+  const targetRolesForLegs = skeletonRoles(target);
   ["L", "R"].forEach((side, i) => {
     const keys = ["upperLeg", "lowerLeg", "foot", "toes"].map((r) => `${r}.${side}`);
     const src = keys.map((key) => roles.get(key) ?? -1);
@@ -285,7 +285,7 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
   const translationFrame = new Float64Array(4 * JT);
   const frameInv = quatInvert(new Float64Array(4), 0, frame, 0) as Float64Array;
   const tmp = new Float64Array(4);
-  const targetRoles = classifySkeleton(target);
+  const targetRoles = skeletonRoles(target);
   const roleOf = new Map<number, string>();
   for (const [key, j] of roles) roleOf.set(j, key);
   const alignRest = options.alignRest ?? true;

@@ -1,14 +1,15 @@
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { classifySkeleton } from "./bone-roles.ts";
+import { skeletonRoles } from "./classify-by-topology.ts";
 
 /** How a pair was found. */
-export type BoneMatchReason = "explicit" | "exact-name" | "role" | "hierarchy";
+export type BoneMatchReason = "explicit" | "exact-name" | "role" | "topology" | "hierarchy";
 
 /** One source bone driving one target bone. */
 export interface BoneMapEntry {
   readonly source: string;
   readonly target: string;
-  /** 0–1: 1 explicit or identical names, 0.9 same role and same core word, 0.8 same role, ≤ 0.5 hierarchy only. */
+  /** 0–1: 1 explicit or identical names, 0.9 same role and same core word, 0.8 same role, 0.6 a role found from topology and geometry (unnamed joints), ≤ 0.5 hierarchy only. */
   readonly confidence: number;
   readonly reason: BoneMatchReason;
   /** The role both bones were recognised as (`upperLeg.L`), when known. */
@@ -29,16 +30,20 @@ export interface BoneMapProposal extends BoneMap {
 }
 
 /**
- * Proposes a bone map from names and hierarchy. Steps: (1) bones recognised as the same humanoid role
+ * Proposes a bone map from names, topology and hierarchy. Steps: (1) bones recognised as the same humanoid role
  * (`bone-roles.ts`: Hips/hip/pelvis, LeftUpLeg/UpperLeg.L/thigh_l/lThigh/LeftHip, …) are paired; identical
- * names give confidence 1, same role 0.8 (0.9 when the core words also agree); (2) identical names that
+ * names give confidence 1, same role 0.8 (0.9 when the core words also agree); a skeleton whose names do
+ * not give the hips and both legs (CesiumMan's unnamed joints) has its roles found from topology and rest
+ * geometry (`classifyByTopology`), paired with confidence 0.6; (2) identical names that
  * no role claims are paired (confidence 1); (3) chains are followed: an unmapped target bone whose parent
  * is mapped, and which is its parent's only unmapped child, takes the only unmapped child of the
  * parent's source bone (confidence = 0.5 × the parent's). Each bone is used once.
  */
 export function proposeBoneMap(source: Skeleton, target: Skeleton): BoneMapProposal {
-  const sourceRoles = classifySkeleton(source);
-  const targetRoles = classifySkeleton(target);
+  const sourceRoles = skeletonRoles(source);
+  const targetRoles = skeletonRoles(target);
+  const byName = (roles: Map<string, number>, named: Map<string, number>, key: string): boolean => named.get(key) === roles.get(key);
+  const sourceNamed = classifySkeleton(source), targetNamed = classifySkeleton(target);
   const targetRoleOf = new Map<number, string>();
   for (const [key, j] of targetRoles) targetRoleOf.set(j, key);
   const sourceRoleOf = new Map<number, string>();
@@ -61,7 +66,8 @@ export function proposeBoneMap(source: Skeleton, target: Skeleton): BoneMapPropo
     if (s === undefined || used[s]) continue;
     const sn = source.names[s]!;
     const tn = target.names[t]!;
-    pair(s, t, sn === tn ? 1 : core(sn) === core(tn) ? 0.9 : 0.8, sn === tn ? "exact-name" : "role");
+    if (!byName(sourceRoles, sourceNamed, key) || !byName(targetRoles, targetNamed, key)) pair(s, t, 0.6, "topology");
+    else pair(s, t, sn === tn ? 1 : core(sn) === core(tn) ? 0.9 : 0.8, sn === tn ? "exact-name" : "role");
   }
   for (let t = 0; t < target.jointCount; t++) {
     if (sourceFor[t]! >= 0) continue;

@@ -4,7 +4,7 @@ import { sampleClip } from "../clip/sample-clip.ts";
 import { quatRotateVec3 } from "../math/quat.ts";
 import { createPose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
-import { classifySkeleton } from "./bone-roles.ts";
+import { skeletonRoles } from "./classify-by-topology.ts";
 import type { CompiledBoneMap } from "./compile-bone-map.ts";
 import { detectFootContacts, type FootContactOptions } from "./foot-contacts.ts";
 import { modelFrames } from "./model-frames.ts";
@@ -128,7 +128,7 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
   for (let f = 0; f < n; f++) anyPlanted += plantedAny[f]!;
 
   // Limb directions.
-  const roles = classifySkeleton(S);
+  const roles = skeletonRoles(S);
   const targetOf = new Int32Array(JS).fill(-1);
   for (let t = 0; t < JT; t++) if (sourceOf[t]! >= 0) targetOf[sourceOf[t]!] = t;
   const limbs: Array<[string, number, number, number, number]> = [];

@@ -140,3 +140,11 @@ test("animgraph retarget: unusable inputs exit 2 with located diagnostics and wr
   assert.equal(missing.code, 2);
   assert.match(missing.err, /nope\.bvh: no such file \[E_FILE_NOT_FOUND\]/);
 });
+
+test("animgraph retarget refuses a retarget that would drive no bone (RiggedSimple): E_RETARGET_NOTHING_MAPPED names --map, exit 2, nothing written", { skip }, async () => {
+  const out = join(dir, "never-empty.glb");
+  const r = await run(["retarget", WALK, "--to", sharedAsset("rigged-simple/RiggedSimple.glb"), "--out", out]);
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /RiggedSimple\.glb: no bone of the target is driven by the source .*--map.*\[E_RETARGET_NOTHING_MAPPED\]/);
+  assert.equal(existsSync(out), false);
+});

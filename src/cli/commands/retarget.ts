@@ -1,8 +1,8 @@
 import { extname, resolve } from "node:path";
-import { NodeIO } from "@gltf-transform/core";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { checkOutputFile, writeOutputFile } from "../output-file.ts";
+import { createGltfIO } from "../../io/gltf/gltf-io.ts";
 import { readGltfDocument } from "../../io/gltf/read-gltf-document.ts";
 import { addClipToGltf } from "../../retarget/add-clip-to-gltf.ts";
 import { normalizeSkinWeights } from "../../retarget/normalize-skin-weights.ts";
@@ -102,6 +102,13 @@ export const retargetCommand: CliCommand = {
         });
         appendAll(diagnostics, compiled.diagnostics);
         if (!compiled.compiled) return fail();
+        if (!compiled.compiled.sourceOf.some((s) => s >= 0)) {
+          diagnostics.push({
+            code: "E_RETARGET_NOTHING_MAPPED", severity: "error", file: options.map ?? options.to, pointer: "",
+            message: `no bone of the target is driven by the source (${options.map === undefined ? "the names and the topology matched nothing" : "the map pairs no bone"}): give a bone map with --map (\`animgraph map\` proposes one to edit); nothing was written`,
+          });
+          return fail();
+        }
         const result = retargetClip(clip, source.skeleton, target.skeleton, compiled.compiled, {
           name: options.name ?? clip.name,
           groundFeet: options.groundFeet !== false,
@@ -116,7 +123,7 @@ export const retargetCommand: CliCommand = {
           });
           return fail();
         }
-        const io = new NodeIO();
+        const io = createGltfIO();
         const read = await readGltfDocument(targetPath, io, options.to);
         appendAll(diagnostics, read.diagnostics);
         const doc = read.doc;
