@@ -101,11 +101,13 @@ export type {
   ProceduralClip, ProceduralClipInit, MotionSource, GraphInstance, MachineInstance, StackEntry, StepResult, LayerStepInfo,
   GraphEvent, GraphEventType, EventQueue, TravelPlan, Timeline, TimelineCommand, ParseTimelineResult, Hasher,
   DigestRunOptions, RunDigest, StepSnapshot, LayerSnapshot, EventSnapshot,
+  StepExplanation, MachineExplanation, TransitionExplanation, TransitionVerdict, ConditionExplanation,
 } from "./graph/index.ts";
 export {
   OP, INTERRUPT, compileGraph, resolveRuntimeOptions, createProceduralClip, isProceduralClip, createInstance,
   setParam, getParam, trigger, resetTrigger, travel, step, evaluateMachine, parseTimeline, readTimeline, parseDt,
   runTimeline, applyCommand, timelineStepCount, createSha256, digestRun, hashPose, describeStep, formatStepLine,
+  explainStep, formatExplanation,
 } from "./graph/index.ts";
 export { runSeedDemo, seedDemoSpec, seedDemoAssets, compileSeedDemo, formatFixed, padRight, standInClips, clipNamesOf } from "./demo/index.ts";
 

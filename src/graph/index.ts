@@ -23,3 +23,5 @@ export type { DigestRunOptions, RunDigest } from "./digest-run.ts";
 export { digestRun, hashPose } from "./digest-run.ts";
 export type { StepSnapshot, LayerSnapshot, EventSnapshot } from "./describe-step.ts";
 export { describeStep, formatStepLine } from "./describe-step.ts";
+export type { StepExplanation, MachineExplanation, TransitionExplanation, TransitionVerdict, ConditionExplanation } from "./explain-step.ts";
+export { explainStep, formatExplanation } from "./explain-step.ts";

@@ -13,7 +13,8 @@ export function timelineStepCount(timeline: Timeline, dt: number = timeline.dt):
  * Plays a timeline on an instance: before step k (starting at t_k = k · dt, computed by multiplication
  * so no error accumulates), every command with t ≤ t_k (+ 1e-9 · dt) not yet applied is applied in order;
  * then `step(graph, instance, dt)`. `visit` sees each step's result (valid until the next step) and
- * the commands applied before it. `dt` overrides the timeline's own.
+ * the commands applied before it. `dt` overrides the timeline's own. `before`, when given, sees the
+ * instance after the commands and before the step (where `explainStep` looks).
  */
 export function runTimeline(
   graph: CompiledGraph,
@@ -21,6 +22,7 @@ export function runTimeline(
   timeline: Timeline,
   visit: (k: number, t: number, result: StepResult, applied: readonly TimelineCommand[]) => void,
   dt: number = timeline.dt,
+  before?: (k: number, t: number, applied: readonly TimelineCommand[]) => void,
 ): void {
   const steps = timelineStepCount(timeline, dt);
   if (!(steps <= MAX_TIMELINE_STEPS)) throw new RangeError(`runTimeline: ${steps} steps; the limit is ${MAX_TIMELINE_STEPS} (see timelineLimitProblem)`);
@@ -35,6 +37,7 @@ export function runTimeline(
       applyCommand(instance, c);
       applied.push(c);
     }
+    before?.(k, t, applied);
     visit(k, t, step(graph, instance, dt), applied);
   }
 }

@@ -10,25 +10,49 @@ export const NONE = 0x7fffffff;
 const position = new Float64Array(1);
 
 /**
- * The first transition of `list` that may fire now, or NONE. `onlyFrom` ≥ 0 restricts to
- * transitions explicitly leaving that state (source interruption).
+ * What `scan` saw of one transition, for explainStep: recorded only when a trace is passed (step passes
+ * none, so its hot path only pays a null check).
  */
-function scan(inst: GraphInstance, mi: MachineInstance, list: Int32Array, onlyFrom: number): number {
+export interface ScanTrace {
+  /** Called for each transition `scan` looks at, in order. `position` is the source's normalised time (NaN when there is no exit time). */
+  visit(transition: number, skippedSelf: boolean, position: number, exitReached: boolean, conditionsHold: boolean, chosen: boolean): void;
+}
+
+/**
+ * The first transition of `list` that may fire now, or NONE. `onlyFrom` ≥ 0 restricts to
+ * transitions explicitly leaving that state (source interruption). With a `trace`, every transition of
+ * the list is looked at and reported (the first that may fire is still the one returned).
+ */
+function scan(inst: GraphInstance, mi: MachineInstance, list: Int32Array, onlyFrom: number, trace: ScanTrace | null): number {
   const m = mi.machine;
+  let chosen = NONE;
   for (let k = 0; k < list.length; k++) {
     const t = m.transitions[list[k]!]!;
     if (onlyFrom >= 0 && t.from !== onlyFrom) continue;
-    if (t.to === mi.current && t.from !== t.to && !t.canTransitionToSelf) continue;
+    if (t.to === mi.current && t.from !== t.to && !t.canTransitionToSelf) {
+      if (trace) trace.visit(t.index, true, NaN, false, false, false);
+      continue;
+    }
+    let exitReached = true;
+    let at = NaN;
     if (t.exitTime >= 0) {
       const s = t.from === -1 ? mi.current : t.from;
       normalizedTimeAt(inst, mi, s, position, 0);
-      if (position[0]! < t.exitTime - EXIT_EPSILON) continue;
+      at = position[0]!;
+      exitReached = at >= t.exitTime - EXIT_EPSILON;
+      if (!exitReached && !trace) continue;
     }
     let ok = true;
     for (let c = 0; c < t.conditions.length && ok; c++) ok = conditionHolds(inst.params, t.conditions[c]!);
-    if (ok) return t.index;
+    if (!trace) {
+      if (ok) return t.index;
+      continue;
+    }
+    const fires = ok && exitReached && chosen === NONE;
+    if (fires) chosen = t.index;
+    trace.visit(t.index, false, at, exitReached, ok, fires);
   }
-  return NONE;
+  return chosen;
 }
 
 /**
@@ -38,15 +62,17 @@ function scan(inst: GraphInstance, mi: MachineInstance, list: Int32Array, onlyFr
  * ("source": transitions explicitly leaving the fading-out state; "target": the current state's own and
  * "*" transitions; both in the named order; "none": nothing).
  */
-export function pickTransition(inst: GraphInstance, mi: MachineInstance): number {
+export function pickTransition(inst: GraphInstance, mi: MachineInstance, trace: ScanTrace | null = null): number {
   if (mi.travelLength > 0) {
     if (mi.depth > 0) return NONE; // a travel waits for each crossfade to finish
-    const code = mi.travelPath[mi.travelNext++]!;
+    const code = mi.travelPath[mi.travelNext]!;
+    if (trace) return code; // explaining does not take the travel step
+    mi.travelNext++;
     if (mi.travelNext >= mi.travelLength) mi.travelLength = mi.travelNext = 0;
     return code;
   }
   const m = mi.machine;
-  if (mi.depth === 0) return scan(inst, mi, m.outgoing[mi.current]!, -1);
+  if (mi.depth === 0) return scan(inst, mi, m.outgoing[mi.current]!, -1, trace);
   const top = mi.stack[mi.depth - 1]!;
   if (top.transition < 0) return NONE;
   const t = m.transitions[top.transition]!;
@@ -54,15 +80,26 @@ export function pickTransition(inst: GraphInstance, mi: MachineInstance): number
   const src = top.from >= 0 ? m.outgoing[top.from]! : own;
   switch (t.interruptionName) {
     case "none": return NONE;
-    case "source": return top.from >= 0 ? scan(inst, mi, src, top.from) : NONE;
-    case "target": return scan(inst, mi, own, -1);
+    case "source": return top.from >= 0 ? scan(inst, mi, src, top.from, trace) : NONE;
+    case "target": return scan(inst, mi, own, -1, trace);
     case "sourceThenTarget": {
-      const a = top.from >= 0 ? scan(inst, mi, src, top.from) : NONE;
-      return a !== NONE ? a : scan(inst, mi, own, -1);
+      const a = top.from >= 0 ? scan(inst, mi, src, top.from, trace) : NONE;
+      if (a !== NONE && !trace) return a;
+      const b = scan(inst, mi, own, -1, a !== NONE ? shadowAll(trace) : trace);
+      return a !== NONE ? a : b;
     }
     case "targetThenSource": {
-      const a = scan(inst, mi, own, -1);
-      return a !== NONE || top.from < 0 ? a : scan(inst, mi, src, top.from);
+      const a = scan(inst, mi, own, -1, trace);
+      if ((a !== NONE || top.from < 0) && !trace) return a;
+      if (top.from < 0) return a;
+      const b = scan(inst, mi, src, top.from, a !== NONE ? shadowAll(trace) : trace);
+      return a !== NONE ? a : b;
     }
   }
+}
+
+/** A trace that reports its transitions as never chosen (a second list scanned after the first chose one). */
+function shadowAll(trace: ScanTrace | null): ScanTrace | null {
+  if (!trace) return null;
+  return { visit: (i, self, at, exit, ok) => trace.visit(i, self, at, exit, ok, false) };
 }

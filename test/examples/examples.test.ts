@@ -54,6 +54,23 @@ test("examples/robot --json: one document with every step, weights summing to 1"
   }
 });
 
+test("examples/robot run --explain: why each transition fires or not, before the step it explains; in --json every frame", async () => {
+  const r = await cli(["run", "examples/robot/robot.animgraph.json", "--clips", "examples/robot/RobotExpressive.glb", "--script", "examples/robot/walk-run-jump.timeline.json", "--explain"]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.split("\n");
+  // The block that explains Idle → Walk comes right before the step line where it starts.
+  const fires = lines.findIndex((l) => /✓ Idle → Walk \(\/layers\/0\/machine\/transitions\/2\) fires: speed > 0\.1 \(1\.5\)/.test(l));
+  assert.ok(fires > 0, r.stdout.slice(0, 2000));
+  assert.match(lines[fires + 1]!, /^t=0\.500 .*transitionStarted base Idle→Walk/);
+  assert.ok(lines.some((l) => /✗ \* → Jump .*\[conditions\] jump is false, needs == true/.test(l)));
+  assert.ok(lines.some((l) => /\[interruption\] not considered while .* fades, interruption "target"/.test(l)));
+  const json = await cli(["run", "examples/robot/robot.animgraph.json", "--clips", "examples/robot/RobotExpressive.glb", "--script", "examples/robot/walk-run-jump.timeline.json", "--explain", "--json"]);
+  const doc = JSON.parse(json.stdout) as { frames: { explain: { machines: { machine: string; fired: string | null; transitions: { verdict: string }[] }[] } }[] };
+  assert.equal(doc.frames.length, 300);
+  assert.ok(doc.frames.every((f) => f.explain.machines.length >= 2));
+  assert.ok(doc.frames.some((f) => f.explain.machines[0]!.fired === "/layers/0/machine/transitions/2"));
+});
+
 test("examples/fox: Survey, Walk and Run with sync groups and root motion", async () => {
   const r = await cli(["run", "examples/fox/fox.animgraph.json", "--clips", "examples/fox/Fox.glb", "--script", "examples/fox/survey-walk-run.timeline.json", "--json"]);
   assert.equal(r.code, 0, r.stderr);

@@ -6,6 +6,7 @@ import { standInClips } from "../../demo/stand-in-clips.ts";
 import { compileGraph } from "../../graph/compile-graph.ts";
 import { describeStep, formatStepLine } from "../../graph/describe-step.ts";
 import { hashPose } from "../../graph/digest-run.ts";
+import { explainStep, formatExplanation, type StepExplanation } from "../../graph/explain-step.ts";
 import { createInstance } from "../../graph/graph-instance.ts";
 import type { MotionSource } from "../../graph/motion-source.ts";
 import { runTimeline } from "../../graph/run-timeline.ts";
@@ -25,10 +26,11 @@ interface RunOptions {
   deterministic?: boolean;
   rootMotion?: string;
   digest?: boolean;
+  explain?: boolean;
 }
 
 /**
- * `animgraph run SPEC --clips FILE.glb --script TIMELINE.json [--json] [--dt 1/60]`: simulates a timeline
+ * `animgraph run SPEC --clips FILE.glb --script TIMELINE.json [--json] [--dt 1/60] [--explain]`: simulates a timeline
  * of parameter changes, triggers and travel requests headlessly and prints every step's states, running
  * crossfades (progress s and weight w), events and root motion. Exit 0 after a run, 2 on unusable input.
  */
@@ -46,6 +48,7 @@ export const runCommand: CliCommand = {
       .option("--deterministic", "bit-identical evaluation (polynomial slerp; only + − × ÷ √)")
       .option("--root-motion <joint>", "root-motion joint name, \"auto\" or \"none\"", "auto")
       .option("--digest", "also print the SHA-256 of the pose bytes of every step")
+      .option("--explain", "before each step, tell for every transition out of each layer's state whether it fires and why not (text: a machine's block when it changes; JSON: every frame)")
       .action((spec: string, options: RunOptions) => run(ctx, spec, options));
   },
 };
@@ -108,13 +111,28 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
   // Streamed: one line (or one JSON frame) per step as it is computed, never the whole run in memory.
   let steps = 0;
   if (options.json) io.stdout(`{"graph":${JSON.stringify(graph.name)},"dt":${JSON.stringify(dt)},"frames":[\n`);
+  let explanation: StepExplanation | null = null;
+  const lastBlock = new Map<string, string>();
+  // Text: a machine's block is printed before the step it explains, when it differs from the block last
+  // printed for that machine (crossfade progress aside).
+  const explainText = (): void => {
+    for (const m of explanation!.machines) {
+      const key = JSON.stringify({ ...m, crossfade: m.crossfade ? { ...m.crossfade, progress: 0 } : null });
+      if (lastBlock.get(m.machine) === key) continue;
+      lastBlock.set(m.machine, key);
+      for (const line of formatExplanation({ machines: [m] })) io.stdout(`${line}\n`);
+    }
+  };
   runTimeline(graph, instance, tl.timeline, (k, t, result) => {
     if (hasher) hashPose(hasher, result.pose);
     const snap = describeStep(graph, instance, result);
-    if (options.json) io.stdout(`${k > 0 ? ",\n" : ""}${JSON.stringify({ step: k, t, ...snap })}`);
+    if (options.json) io.stdout(`${k > 0 ? ",\n" : ""}${JSON.stringify({ step: k, t, ...snap, ...(explanation ? { explain: explanation } : {}) })}`);
     else io.stdout(`${formatStepLine(t, snap)}\n`);
     steps++;
-  }, dt);
+  }, dt, options.explain ? () => {
+    explanation = explainStep(graph, instance);
+    if (!options.json) explainText();
+  } : undefined);
   const digest = hasher?.digest();
   if (options.json) {
     io.stdout(`\n],"steps":${steps}${digest ? `,"digest":${JSON.stringify(digest)}` : ""}}\n`);
