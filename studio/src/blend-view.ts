@@ -21,10 +21,13 @@ export function findBlendState(graph: CompiledGraph): CompiledState | undefined 
   return all.find((s) => s.motion.kind === "blend2d") ?? all.find((s) => s.motion.kind === "blend1d");
 }
 
-export function createBlendView(host: HTMLElement, list: HTMLElement, sumOut: HTMLElement, graph: CompiledGraph, getInstance: () => GraphInstance, onChange: () => void): BlendView | undefined {
+export function createBlendView(
+  host: HTMLElement, list: HTMLElement, sumOut: HTMLElement, graph: CompiledGraph, getInstance: () => GraphInstance, onChange: () => void,
+  blendState?: CompiledState,
+): BlendView | undefined {
   host.replaceChildren();
   list.replaceChildren();
-  const state = findBlendState(graph);
+  const state = blendState ?? findBlendState(graph);
   if (!state || (state.motion.kind !== "blend1d" && state.motion.kind !== "blend2d")) {
     host.textContent = "This graph has no blend tree or blend space.";
     sumOut.textContent = "–";

@@ -1,62 +1,119 @@
-// animgraph studio: plays, explains and debugs an animation graph on a real character, live.
+// animgraph studio: plays, explains and debugs an animation graph on a real character, live, and
+// records every step so any past frame can be inspected again (record and rewind).
 import * as THREE from "three";
 import { GLTFLoader, type GLTF } from "three/examples/jsm/loaders/GLTFLoader.js";
 import {
-  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, loadGltf, parseJsonText, setParam, step, travel,
+  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, loadGltf,
+  parseJsonText, parseTimeline, setParam,
   type Clip, type CompiledGraph, type Crowd, type CrowdKernel, type Diagnostic, type GraphInstance, type GraphSpec, type Skeleton,
 } from "animgraph";
 import { applyPoseToThree, bindThreeSkeleton, type ThreeBinding } from "animgraph/three";
 import { createBlendView, type BlendView } from "./blend-view.ts";
+import { defaultGraphText } from "./default-graph.ts";
 import { createFadeView } from "./fade-view.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
+import { createLayersView, type LayersView } from "./layers-view.ts";
 import { createLogView } from "./log-view.ts";
 import { createParamsView, type ParamsView } from "./params-view.ts";
+import { createRecording, fromTimeline, MAX_RECORDED_STEPS, recordStep, replay, replayStep, STEP, toTimelineJson, verifyReplay, type Recording, type TravelCommand } from "./recorder.ts";
 import { runBundledScript } from "./scripted-run.ts";
 import { createViewport } from "./viewport.ts";
+import { createWhyView } from "./why-view.ts";
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 interface Character { name: string; gltf: GLTF; skeleton: Skeleton; clips: readonly Clip[]; binding: ThreeBinding; root: THREE.Object3D }
-interface Live { spec: GraphSpec; graph: CompiledGraph; instance: GraphInstance; graphView: GraphView; paramsView: ParamsView; blendView: BlendView | undefined; crowd: Crowd | null }
+interface Live {
+  spec: GraphSpec; graph: CompiledGraph; file: string; instance: GraphInstance; recording: Recording;
+  graphView: GraphView; paramsView: ParamsView; layersView: LayersView; blendView: BlendView | undefined; blendState: number; crowd: Crowd | null;
+}
 
 const viewport = createViewport($("viewport"));
 const log = createLogView($("findings"), $("events"));
 const fade = createFadeView($<HTMLCanvasElement>("fade-curve"), $<HTMLCanvasElement>("fade-history"), $("fade-readout"));
+const why = createWhyView($("why"));
 const status = $("status");
 const editor = $<HTMLTextAreaElement>("editor");
 let character: Character | undefined;
 let live: Live | undefined;
+/** The graph text the user gave (file, editor); it may not fit the current character. */
 let graphFile = "robot.animgraph.json";
 let graphText = "";
-// The crowd toggle evaluates with the WebAssembly SIMD kernel where the browser has it (all current ones).
+let selectedLayer = 0;
+/** Travel commands queued by clicks for the next step. */
+let pendingTravels: TravelCommand[] = [];
+/** Rewind: null while live; else the recorded step shown (the state after that many steps). */
+let shownStep: number | null = null;
+let shown: GraphInstance | undefined;
+let playbackSpeed = 0;
+let playbackAccumulator = 0;
+let accumulator = 0;
+let lastError = "";
+// The crowd evaluates with the WebAssembly SIMD kernel where the browser has it (all current ones).
 let crowdKernel: CrowdKernel | null = null;
 const kernelReady = crowdKernelSupported()
   ? loadCrowdKernel().then((k) => { crowdKernel = k; }, () => { crowdKernel = null; })
   : Promise.resolve();
+const FRAME_TIMES = 240;
+const evalTimes = new Float64Array(FRAME_TIMES);
+const renderTimes = new Float64Array(FRAME_TIMES);
 let frames = 0;
-const evalTimes = new Float64Array(60);
+
+function setStatus(text: string): void {
+  if (status.textContent !== text) status.textContent = text;
+}
 
 async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
   const loaded = await loadGltf(bytes, { fileName: name });
   if (!loaded.ok || loaded.skeletons.length === 0) {
-    log.showFindings(loaded.diagnostics.filter((d) => d.severity === "error"), () => {});
-    status.textContent = `${name}: could not load the character`;
+    const errors = loaded.diagnostics.filter((d) => d.severity === "error");
+    log.showFindings(errors.length > 0 ? errors : [{ code: "E_NO_SKELETON", severity: "error", file: name, pointer: "", message: "the file has no skeleton to animate" }], () => {});
+    setStatus(`${name}: could not load the character${character ? `; ${character.name} keeps playing` : ""}`);
     return;
   }
-  const gltf = await new GLTFLoader().parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, "");
+  let gltf: GLTF;
+  try {
+    gltf = await new GLTFLoader().parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, "");
+  } catch (e) {
+    setStatus(`${name}: three.js could not read it (${(e as Error).message})${character ? `; ${character.name} keeps playing` : ""}`);
+    return;
+  }
   const skeleton = loaded.skeletons[0]!;
   const root = gltf.scene;
   const { binding } = bindThreeSkeleton(skeleton, root, { nodeIndexOf: (o) => gltf.parser.associations.get(o)?.nodes });
   character = { name, gltf, skeleton, clips: loaded.clips.filter((c) => c.skeleton === skeleton), binding, root };
   viewport.setCharacter(root);
-  if (graphText) reloadGraph(graphText, graphFile);
+  // The graph the user gave, if it fits this character; else one that plays its clips.
+  if (!(graphText && reloadGraph(graphText, graphFile, { quietFallback: true }))) {
+    const text = defaultGraphText(name, character.clips);
+    if (character.clips.length > 0 && activateGraph(text, `${name} (default graph)`, true)) {
+      document.body.dataset["graph"] = "default";
+      setStatus(`${name} · ${graphText ? `${graphFile} does not fit it (see findings); ` : ""}playing its ${character.clips.length} clip(s) with a default graph`);
+    } else {
+      live = undefined;
+      setStatus(`${name}: no clips to play`);
+    }
+  }
 }
 
-/** Lints and compiles the graph text; on success swaps the running graph, keeping parameter values. */
-function reloadGraph(text: string, file: string): void {
+/**
+ * Lints and compiles graph text for the current character; on success it becomes the running graph
+ * (keeping parameter values and simulation time). On failure the findings are shown and the last good
+ * graph for this character keeps running. Returns whether it compiled.
+ */
+function reloadGraph(text: string, file: string, options: { quietFallback?: boolean } = {}): boolean {
   graphText = text;
   graphFile = file;
   if (editor.value !== text) editor.value = text;
+  const ok = activateGraph(text, file, false);
+  if (!ok && !options.quietFallback) {
+    setStatus(`${file}: does not fit ${character?.name ?? "the character"}; ${live ? `${live.file} keeps running` : "nothing to run"}`);
+    document.body.dataset["graph"] = "broken";
+  }
+  return ok;
+}
+
+function activateGraph(text: string, file: string, isDefault: boolean): boolean {
   const doc = parseJsonText(text, file);
   const clipInfo = character ? { clips: character.clips, skeleton: character.skeleton } : {};
   const lint = lintDocument(doc, clipInfo);
@@ -67,117 +124,228 @@ function reloadGraph(text: string, file: string): void {
     findings.push(...result.diagnostics);
     compiled = result.graph;
   }
-  log.showFindings(findings, selectFinding);
-  if (!compiled || !lint.spec) {
-    status.textContent = `${file}: ${findings.filter((d) => d.severity === "error").length} error(s); the last good graph keeps running`;
-    document.body.dataset["graph"] = "broken";
-    return;
-  }
+  if (!isDefault || !compiled) log.showFindings(findings, selectFinding);
+  if (!compiled || !lint.spec) return false;
   const instance = createInstance(compiled);
-  if (live) {
-    // Keep the user's parameter values across reloads (by name, when the type still fits).
+  const previous = live && live.graph.skeleton === compiled.skeleton ? live : undefined;
+  if (previous) {
+    // Keep the user's parameter values (by name, when the type still fits) and the simulation time.
     for (const p of compiled.params) {
-      if (p.type === "trigger" || !live.graph.paramIndex.has(p.name)) continue;
-      try { setParam(instance, p.name, getParam(live.instance, p.name)); } catch { /* type changed: keep default */ }
+      if (p.type === "trigger" || !previous.graph.paramIndex.has(p.name)) continue;
+      try { setParam(instance, p.name, getParam(previous.instance, p.name)); } catch { /* type changed: keep default */ }
+    }
+    instance.time = previous.instance.time;
+  }
+  const getInstance = (): GraphInstance => shown ?? live!.instance;
+  const layersView = createLayersView($("layers"), compiled, selectedLayer, (layer) => {
+    selectedLayer = layer;
+    if (live) buildLayerViews(live);
+  });
+  const paramsView = createParamsView($("params"), lint.spec, () => live!.instance, () => goLive());
+  live = { spec: lint.spec, graph: compiled, file, instance, recording: createRecording(compiled), graphView: undefined!, paramsView, layersView, blendView: undefined, blendState: -2, crowd: null };
+  void getInstance;
+  selectedLayer = layersView.selected;
+  buildLayerViews(live);
+  shownStep = null;
+  shown = undefined;
+  applyCrowdSize();
+  document.body.dataset["graph"] = isDefault ? "default" : "ok";
+  setStatus(`${character?.name ?? ""} · ${file}`);
+  return true;
+}
+
+/** The state graph of the selected layer (re-laid out only when the layer or graph changes). */
+function buildLayerViews(l: Live): void {
+  const machine = l.graph.layers[selectedLayer]!.machine;
+  const paramNames = l.graph.params.map((p) => p.name);
+  l.graphView = createGraphView($("graph"), machine, paramNames, (state) => {
+    pendingTravels.push({ layer: selectedLayer, state });
+    goLive();
+  });
+  l.blendState = -2;
+}
+
+/** The blend panel follows the selected layer's current state: its blend, or what it plays. */
+function updateBlendPanel(l: Live, instance: GraphInstance): void {
+  const machine = l.graph.layers[selectedLayer]!.machine;
+  const current = instance.layers[selectedLayer]!.current;
+  if (l.blendState !== current) {
+    l.blendState = current;
+    const state = machine.states[current]!;
+    $("blend-name").textContent = `· ${state.name}`;
+    if (state.motion.kind === "blend1d" || state.motion.kind === "blend2d") {
+      l.blendView = createBlendView($("blend"), $("blend-weights"), $("blend-sum"), l.graph, () => shown ?? l.instance, () => goLive(), state);
+    } else {
+      l.blendView = undefined;
+      $("blend").textContent = state.motion.kind === "clip" ? `${state.name} plays one clip: no blend.` : `${state.name} plays a nested machine.`;
+      $("blend-weights").replaceChildren();
+      $("blend-sum").textContent = "–";
     }
   }
-  const machine = compiled.layers[0]!.machine;
-  const paramNames = compiled.params.map((p) => p.name);
-  const graphView = createGraphView($("graph"), machine, paramNames, (state) => {
-    try { travel(live!.instance, 0, state); } catch (e) { log.note(String((e as Error).message)); }
-  });
-  const getInstance = (): GraphInstance => live!.instance;
-  const paramsView = createParamsView($("params"), lint.spec, getInstance, () => {});
-  const blendView = createBlendView($("blend"), $("blend-weights"), $("blend-sum"), compiled, getInstance, () => {});
-  live = { spec: lint.spec, graph: compiled, instance, graphView, paramsView, blendView, crowd: null };
-  setCrowd($<HTMLInputElement>("toggle-crowd").checked);
-  document.body.dataset["graph"] = "ok";
-  status.textContent = `${character?.name ?? ""} · ${file}`;
+  l.blendView?.update(instance);
 }
 
 function selectFinding(d: Diagnostic): void {
   if (!live) return;
-  const machine = live.graph.layers[0]!.machine;
-  const tm = /\/transitions\/(\d+)/.exec(d.pointer);
-  if (tm) { live.graphView.flashTransition(Number(tm[1])); return; }
+  const tm = /\/layers\/(\d+)\/machine\/transitions\/(\d+)/.exec(d.pointer);
+  if (tm) { live.graphView.flashTransition(Number(tm[2])); return; }
   const sm = /\/states\/([^/]+)/.exec(d.pointer);
   if (sm) live.graphView.flashState(sm[1]!.replace(/~1/g, "/").replace(/~0/g, "~"));
-  void machine;
 }
 
-function setCrowd(on: boolean): void {
+/** Crowd size applies as it is typed; out of range says so and uses the nearest allowed size. */
+function applyCrowdSize(): void {
   if (!live) return;
-  const n = Math.max(1, Math.min(5000, Number($<HTMLInputElement>("crowd-size").value) || 300));
+  const input = $<HTMLInputElement>("crowd-size");
+  const on = $<HTMLInputElement>("toggle-crowd").checked;
+  const asked = Number(input.value);
+  const n = Number.isFinite(asked) ? Math.max(1, Math.min(5000, Math.round(asked))) : 300;
+  $("crowd-note").textContent = Number.isFinite(asked) && n !== asked ? `crowd size is 1–5000: using ${n}` : "";
   live.crowd = on ? createCrowd(live.graph, n, crowdKernel ? { kernel: crowdKernel } : {}) : null;
   live.crowd?.instances.forEach((c, i) => {
     for (const p of live!.graph.params) if (p.type === "float") setParam(c, p.name, ((i * 7919) % 100) / 100 * 3);
   });
 }
 
-let last = performance.now();
-function frame(now: number): void {
-  // Slow motion for inspecting crossfades; a long frame (tab in background) is capped at 0.1 s.
-  const dt = Math.min(0.1, Math.max(0, (now - last) / 1000)) * Number($<HTMLSelectElement>("time-scale").value);
-  last = now;
-  if (live && character && !$<HTMLInputElement>("toggle-pause").checked) {
-    const t0 = performance.now();
-    step(live.graph, live.instance, dt);
-    if (live.crowd) evaluateCrowd(live.crowd, dt);
-    const t1 = performance.now();
-    evalTimes[frames % evalTimes.length] = t1 - t0;
-    frames++;
-    applyPoseToThree(character.binding, live.instance.result.pose);
-    const d = live.instance.result.rootDelta;
-    if (d[0] !== 0 || d[2] !== 0 || d[3] !== 0) {
-      // Root motion: move the character over the grid (delta is in the character's frame).
-      const root = character.root;
-      const yaw = root.rotation.y;
-      const c = Math.cos(yaw), s = Math.sin(yaw);
-      root.position.x += c * d[0]! + s * d[2]!;
-      root.position.z += -s * d[0]! + c * d[2]!;
-      root.rotation.y += d[3]!;
-      if (Math.hypot(root.position.x, root.position.z) > 15) root.position.set(0, root.position.y, 0);
-      viewport.follow(root.position);
-    }
-    const machine = live.graph.layers[0]!.machine;
-    const mi = live.instance.machines[machine.id]!;
-    $("current-state").textContent = machine.states[mi.current]!.name;
-    document.body.dataset["state"] = machine.states[mi.current]!.name;
-    live.graphView.update(live.instance);
-    live.paramsView.sync(live.instance);
-    live.blendView?.update(live.instance);
-    fade.update(live.instance, machine);
-    renderTransitions(live, machine);
-    log.pushEvents(live.instance, live.graph);
-    const sorted = Array.from(evalTimes.slice(0, Math.min(frames, evalTimes.length))).sort((a, b) => a - b);
-    const median = sorted[sorted.length >> 1] ?? 0;
-    const count = 1 + (live.crowd?.count ?? 0);
-    const path = live.crowd ? (live.crowd.wasm ? " · crowd on the WebAssembly SIMD kernel" : " · crowd on the JS path") : "";
-    $("perf").textContent = `evaluation ${median.toFixed(3)} ms/frame (median of ${sorted.length}) · ${count} character(s) · ${((median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}`;
-  }
-  viewport.render();
-  requestAnimationFrame(frame);
+/** Back to the live simulation (any edit of a parameter or a travel does this). */
+function goLive(): void {
+  if (shownStep === null) return;
+  shownStep = null;
+  shown = undefined;
+  playbackSpeed = 0;
+  document.body.dataset["mode"] = "live";
 }
 
-function renderTransitions(l: Live, machine: CompiledGraph["layers"][number]["machine"]): void {
+/** Shows recorded step k (clamped): a fresh instance replayed through the recording. */
+function showStep(k: number): void {
+  if (!live) return;
+  const n = live.recording.params.length;
+  const target = Math.max(0, Math.min(n, Math.round(k)));
+  if (shown && shownStep !== null && target >= shownStep) {
+    for (let s = shownStep; s < target; s++) replayStep(live.recording, shown, s);
+  } else {
+    shown = replay(live.recording, target);
+  }
+  shownStep = target;
+  document.body.dataset["mode"] = "rewind";
+}
+
+let last = performance.now();
+function frame(now: number): void {
+  requestAnimationFrame(frame); // first, so an error below never stops the loop
+  try {
+    tick(now);
+    if (lastError) { lastError = ""; $("error").textContent = ""; }
+  } catch (e) {
+    const message = `frame error: ${(e as Error).message}`;
+    if (message !== lastError) {
+      lastError = message;
+      $("error").textContent = message;
+      log.note(message);
+    }
+  }
+}
+
+function tick(now: number): void {
+  const real = Math.min(0.1, Math.max(0, (now - last) / 1000));
+  last = now;
+  const timeScale = Number($<HTMLSelectElement>("time-scale").value);
+  const t0 = performance.now();
+  let instance: GraphInstance | undefined;
+  if (live && character && live.graph.skeleton === character.skeleton) {
+    if (shownStep === null) {
+      if (!$<HTMLInputElement>("toggle-pause").checked) {
+        accumulator += real * timeScale;
+        // Fixed steps of 1/60 s: what makes a recording replay bit for bit.
+        let steps = 0;
+        while (accumulator >= STEP && steps < 8) {
+          accumulator -= STEP;
+          steps++;
+          recordStep(live.recording, live.instance, pendingTravels);
+          pendingTravels = [];
+          if (live.crowd) evaluateCrowd(live.crowd, STEP);
+          log.pushEvents(live.instance, live.graph);
+        }
+        if (steps === 8) accumulator = 0;
+      }
+      instance = live.instance;
+    } else {
+      if (playbackSpeed !== 0) {
+        playbackAccumulator += real * playbackSpeed;
+        const advance = Math.trunc(playbackAccumulator / STEP);
+        if (advance !== 0) {
+          playbackAccumulator -= advance * STEP;
+          showStep(shownStep + advance);
+          if (shownStep === live.recording.params.length || shownStep === 0) playbackSpeed = 0;
+        }
+      }
+      instance = shown!;
+    }
+    const t1 = performance.now();
+    evalTimes[frames % FRAME_TIMES] = t1 - t0;
+    applyPoseToThree(character.binding, instance.result.pose);
+    if (shownStep === null) moveRoot(character, instance);
+    updatePanels(live, instance);
+  }
+  const r0 = performance.now();
+  viewport.render();
+  renderTimes[frames % FRAME_TIMES] = performance.now() - r0;
+  frames++;
+  updateTimeline();
+  if (frames % 15 === 0) updatePerf();
+}
+
+function moveRoot(c: Character, instance: GraphInstance): void {
+  const d = instance.result.rootDelta;
+  if (d[0] === 0 && d[2] === 0 && d[3] === 0) return;
+  // Root motion: move the character over the grid (delta is in the character's frame).
+  const root = c.root;
+  const yaw = root.rotation.y;
+  const cos = Math.cos(yaw), sin = Math.sin(yaw);
+  root.position.x += cos * d[0]! + sin * d[2]!;
+  root.position.z += -sin * d[0]! + cos * d[2]!;
+  root.rotation.y += d[3]!;
+  viewport.follow(root.position);
+}
+
+function updatePanels(l: Live, instance: GraphInstance): void {
+  const layer = l.graph.layers[selectedLayer]!;
+  const machine = layer.machine;
+  const mi = instance.machines[machine.id]!;
+  const base = l.graph.layers[0]!.machine;
+  const baseState = base.states[instance.machines[base.id]!.current]!.name;
+  $("current-state").textContent = `${layer.name}: ${machine.states[mi.current]!.name}`;
+  document.body.dataset["state"] = baseState;
+  for (let i = 0; i < l.graph.layers.length; i++) {
+    const m = l.graph.layers[i]!.machine;
+    document.body.dataset[`state${i}`] = m.states[instance.machines[m.id]!.current]!.name;
+  }
+  l.layersView.update(instance);
+  l.graphView.update(instance);
+  l.paramsView.sync(instance);
+  updateBlendPanel(l, instance);
+  fade.update(instance, machine);
+  renderTransitions(l, instance, machine);
+  why.update(l.graph, instance, selectedLayer);
+}
+
+function renderTransitions(l: Live, instance: GraphInstance, machine: CompiledGraph["layers"][number]["machine"]): void {
   const host = $("transitions");
-  const mi = l.instance.machines[machine.id]!;
-  const rows: string[] = [];
+  const mi = instance.machines[machine.id]!;
+  const rows: [string, number][] = [];
   for (let k = 0; k < mi.depth; k++) {
     const e = mi.stack[k]!;
-    const from = e.from >= 0 ? machine.states[e.from]!.name : "pose";
-    rows.push(`${from}→${machine.states[e.to]!.name}|${e.progress}`);
+    rows.push([`${e.from >= 0 ? machine.states[e.from]!.name : "pose"}→${machine.states[e.to]!.name}`, e.progress]);
   }
-  const key = rows.map((r) => r.split("|")[0]).join(",");
+  const key = rows.map((r) => r[0]).join(",");
   if (host.dataset["key"] !== key) {
     host.dataset["key"] = key;
-    host.replaceChildren(...rows.map((r) => {
-      const [name] = r.split("|");
+    host.replaceChildren(...rows.map(([name]) => {
       const div = document.createElement("div");
       div.className = "run";
-      div.dataset["transition"] = name!;
+      div.dataset["transition"] = name;
       const label = document.createElement("span");
-      label.textContent = name!;
+      label.textContent = name;
       const bar = document.createElement("progress");
       bar.max = 1;
       bar.setAttribute("aria-label", `Transition ${name} progress`);
@@ -185,44 +353,124 @@ function renderTransitions(l: Live, machine: CompiledGraph["layers"][number]["ma
       return div;
     }));
   }
-  rows.forEach((r, i) => {
+  rows.forEach(([, progress], i) => {
     const bar = host.children[i]?.querySelector("progress");
-    if (bar) bar.value = Number(r.split("|")[1]);
+    if (bar) bar.value = progress;
   });
+  void l;
 }
 
-async function readFileBytes(input: HTMLInputElement | File): Promise<{ bytes: Uint8Array; name: string } | undefined> {
-  const file = input instanceof File ? input : input.files?.[0];
-  if (!file) return undefined;
+function updateTimeline(): void {
+  const slider = $<HTMLInputElement>("timeline");
+  const n = live?.recording.params.length ?? 0;
+  const at = shownStep ?? n;
+  if (slider.max !== String(n)) slider.max = String(n);
+  if (document.activeElement !== slider || shownStep === null) slider.value = String(at);
+  const full = n >= MAX_RECORDED_STEPS ? " (recording full)" : "";
+  const text = `${shownStep === null ? "live" : playbackSpeed !== 0 ? `playing ${playbackSpeed}×` : "rewound"} · step ${at} / ${n} · t ${(at * STEP).toFixed(2)} s${full}`;
+  const label = $("timeline-label");
+  if (label.textContent !== text) label.textContent = text;
+}
+
+function medianAndSpread(values: Float64Array, count: number): { median: number; iqr: number } {
+  const sorted = Array.from(values.subarray(0, Math.min(count, values.length))).sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { median: at(0.5), iqr: at(0.75) - at(0.25) };
+}
+
+function updatePerf(): void {
+  if (!live) return;
+  const e = medianAndSpread(evalTimes, frames), r = medianAndSpread(renderTimes, frames);
+  const count = 1 + (live.crowd?.count ?? 0);
+  const path = live.crowd ? (live.crowd.wasm ? " · crowd on the WebAssembly SIMD kernel" : " · crowd on the JS path") : "";
+  // performance.now() is coarsened by browsers (5 µs–100 µs): medians over many frames, with their spread.
+  $("perf").textContent = `evaluate ${e.median.toFixed(3)} ms (IQR ${e.iqr.toFixed(3)}) · render ${r.median.toFixed(3)} ms (IQR ${r.iqr.toFixed(3)}) · medians of ${Math.min(frames, FRAME_TIMES)} frames · ${count} character(s) · ${((e.median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}`;
+}
+
+async function readFileBytes(file: File): Promise<{ bytes: Uint8Array; name: string }> {
   return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name };
 }
 
 async function openFile(file: File): Promise<void> {
   const got = await readFileBytes(file);
-  if (!got) return;
   if (/\.glb$/i.test(got.name)) await loadCharacter(got.bytes, got.name);
+  else if (/timeline/i.test(got.name)) importTimeline(new TextDecoder().decode(got.bytes), got.name);
   else reloadGraph(new TextDecoder().decode(got.bytes), got.name);
 }
 
-$<HTMLInputElement>("open-glb").addEventListener("change", (e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void openFile(f); });
-$<HTMLInputElement>("open-graph").addEventListener("change", (e) => { const f = (e.target as HTMLInputElement).files?.[0]; if (f) void openFile(f); });
+/** Imports an `animgraph run` timeline: the recording becomes what running it gives, shown from step 0. */
+function importTimeline(text: string, name: string): void {
+  if (!live) return;
+  const parsed = parseTimeline(parseJsonText(text, name), live.graph);
+  if (!parsed.timeline || hasErrors(parsed.diagnostics)) {
+    log.showFindings(parsed.diagnostics, () => {});
+    setStatus(`${name}: not a timeline for ${live.file}`);
+    return;
+  }
+  live.recording = fromTimeline(live.graph, parsed.timeline);
+  live.instance = replay(live.recording, live.recording.params.length);
+  showStep(0);
+  setStatus(`${name}: ${live.recording.params.length} steps imported; press play to watch`);
+}
+
+function exportTimeline(): void {
+  if (!live) return;
+  const blob = new Blob([toTimelineJson(live.recording)], { type: "application/json" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = `${live.file.replace(/\.json$/i, "")}.recording.timeline.json`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+for (const id of ["open-glb", "open-graph", "open-timeline"]) {
+  $<HTMLInputElement>(id).addEventListener("change", (e) => {
+    const f = (e.target as HTMLInputElement).files?.[0];
+    if (f) void openFile(f).catch((err: unknown) => setStatus(`${f.name}: ${(err as Error).message}`));
+    (e.target as HTMLInputElement).value = "";
+  });
+}
 document.addEventListener("dragover", (e) => e.preventDefault());
 document.addEventListener("drop", (e) => {
   e.preventDefault();
-  for (const f of Array.from(e.dataTransfer?.files ?? [])) void openFile(f);
+  for (const f of Array.from(e.dataTransfer?.files ?? [])) void openFile(f).catch((err: unknown) => setStatus(`${f.name}: ${(err as Error).message}`));
 });
 $<HTMLInputElement>("toggle-skeleton").addEventListener("change", (e) => viewport.setSkeletonVisible((e.target as HTMLInputElement).checked));
-$<HTMLInputElement>("toggle-crowd").addEventListener("change", (e) => setCrowd((e.target as HTMLInputElement).checked));
+$<HTMLInputElement>("toggle-crowd").addEventListener("change", () => applyCrowdSize());
+$<HTMLInputElement>("crowd-size").addEventListener("input", () => applyCrowdSize());
+$("frame").addEventListener("click", () => character && viewport.frame(character.root));
+document.addEventListener("keydown", (e) => {
+  const target = e.target as HTMLElement;
+  if (target.closest("input, textarea, select")) return;
+  if ((e.key === "f" || e.key === "F") && character) viewport.frame(character.root);
+  if (e.key === "," || e.key === ".") {
+    const n = live?.recording.params.length ?? 0;
+    showStep((shownStep ?? n) + (e.key === "," ? -1 : 1));
+  }
+});
 $("edit-graph").addEventListener("click", () => {
   const panel = $("editor-panel");
   panel.hidden = !panel.hidden;
   $("edit-graph").setAttribute("aria-expanded", String(!panel.hidden));
+  if (!panel.hidden) panel.scrollIntoView({ block: "nearest" });
 });
 let editTimer: ReturnType<typeof setTimeout> | undefined;
 editor.addEventListener("input", () => {
   clearTimeout(editTimer);
   editTimer = setTimeout(() => reloadGraph(editor.value, graphFile), 250);
 });
+// The timeline: scrub, step, play back at any speed, back to live, export and import.
+$<HTMLInputElement>("timeline").addEventListener("input", (e) => { playbackSpeed = 0; showStep(Number((e.target as HTMLInputElement).value)); });
+$("step-back").addEventListener("click", () => { playbackSpeed = 0; showStep((shownStep ?? live?.recording.params.length ?? 0) - 1); });
+$("step-forward").addEventListener("click", () => { playbackSpeed = 0; showStep((shownStep ?? live?.recording.params.length ?? 0) + 1); });
+$("play-back").addEventListener("click", () => {
+  if (!live) return;
+  if (shownStep === null || shownStep >= live.recording.params.length) showStep(0);
+  playbackSpeed = Number($<HTMLSelectElement>("playback-speed").value);
+  playbackAccumulator = 0;
+});
+$("go-live").addEventListener("click", () => goLive());
+$("export-recording").addEventListener("click", () => exportTimeline());
 
 async function start(): Promise<void> {
   const [glb, graph] = await Promise.all([
@@ -231,22 +479,24 @@ async function start(): Promise<void> {
   ]);
   graphText = graph;
   await kernelReady;
+  document.body.dataset["mode"] = "live";
   await loadCharacter(new Uint8Array(glb), "RobotExpressive.glb");
   requestAnimationFrame(frame);
 }
 
 /** Hooks for the end-to-end tests (and the curious, in the console). */
-const ready = start().catch((e) => { status.textContent = `failed to start: ${(e as Error).message}`; throw e; });
+const ready = start().catch((e) => { setStatus(`failed to start: ${(e as Error).message}`); throw e; });
 Object.assign(window, {
   animgraphStudio: {
     ready,
+    frames: () => frames,
     currentState: () => document.body.dataset["state"],
     /** Runs the loaded graph on 8 characters through the kernel and the JS path; the largest difference. */
-    kernelAgreement: (frames = 120): { kernel: boolean; maxModelDiff: number } => {
+    kernelAgreement: (count = 120): { kernel: boolean; maxModelDiff: number } => {
       if (!live || !crowdKernel) return { kernel: false, maxModelDiff: NaN };
       const js = createCrowd(live.graph, 8), wasm = createCrowd(live.graph, 8, { kernel: crowdKernel });
       let max = 0;
-      for (let k = 0; k < frames; k++) {
+      for (let k = 0; k < count; k++) {
         for (let i = 0; i < 8; i++) {
           for (const p of live.graph.params) {
             if (p.type !== "float") continue;
@@ -261,14 +511,24 @@ Object.assign(window, {
       return { kernel: true, maxModelDiff: max };
     },
     reloadGraph: (text: string, file = "edited.json") => reloadGraph(text, file),
+    loadCharacter: (bytes: Uint8Array, name: string) => loadCharacter(bytes, name),
+    /** Recorded steps, and how many replay to a different pose (0: bit for bit). */
+    recording: () => ({ steps: live?.recording.params.length ?? 0, mismatches: live ? verifyReplay(live.recording) : -1 }),
+    timelineJson: () => (live ? toTimelineJson(live.recording) : ""),
+    importTimeline: (text: string, name = "imported.timeline.json") => importTimeline(text, name),
+    showStep: (k: number) => showStep(k),
+    goLive: () => goLive(),
+    shownStep: () => shownStep,
+    /** The camera's distance to its target and the character's framed size (for the framing tests). */
+    framing: () => viewport.framing(),
     /** The deterministic digest of the bundled scripted run, computed here in the browser. */
     scriptedDigest: async () => {
       if (!character) throw new Error("no character loaded");
-      const [graph, timeline] = await Promise.all([
+      const [g, timeline] = await Promise.all([
         fetch("robot/robot.animgraph.json").then((r) => r.text()),
         fetch("robot/walk-run-jump.timeline.json").then((r) => r.text()),
       ]);
-      return runBundledScript(graph, timeline, character.skeleton, character.clips);
+      return runBundledScript(g, timeline, character.skeleton, character.clips);
     },
   },
 });

@@ -41,7 +41,8 @@ export function createParamsView(host: HTMLElement, spec: GraphSpec, getInstance
       input.type = "range";
       input.min = String(min);
       input.max = String(max);
-      input.step = isInt ? "1" : String((max - min) / 200);
+      // 40 steps across the range: arrow keys move in useful increments (Idle → Run in a few presses).
+      input.step = isInt ? "1" : String((max - min) / 40);
       input.addEventListener("input", () => {
         const v = isInt ? Math.round(Number(input.value)) : Number(input.value);
         setParam(getInstance(), p.name, v);

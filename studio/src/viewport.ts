@@ -9,7 +9,12 @@ export interface Viewport {
   readonly scene: THREE.Scene;
   readonly camera: THREE.PerspectiveCamera;
   readonly controls: OrbitControls;
+  /** Shows a character (replacing the last) and frames it. */
   setCharacter(root: THREE.Object3D): void;
+  /** Frames a character from its skinned bounds: camera target at the centre, distance and clip planes from its size. */
+  frame(root: THREE.Object3D): void;
+  /** For tests: the framed size, the camera's distance to its target, and the near and far planes. */
+  framing(): { size: number; distance: number; near: number; far: number; inView: boolean };
   setSkeletonVisible(visible: boolean): void;
   /** Moves the camera target with the character so root motion stays in view. */
   follow(position: THREE.Vector3): void;
@@ -36,7 +41,7 @@ export function createViewport(host: HTMLElement): Viewport {
   let character: THREE.Object3D | undefined;
   let helper: THREE.SkeletonHelper | undefined;
   let showSkeleton = false;
-  let framed = false;
+  let framedSize = 1;
   const resize = (): void => {
     const w = host.clientWidth || 640;
     const h = host.clientHeight || 360;
@@ -61,21 +66,38 @@ export function createViewport(host: HTMLElement): Viewport {
       helper = new THREE.SkeletonHelper(root);
       helper.visible = showSkeleton;
       scene.add(helper);
-      // Frame the character the first time (keeps the user's camera on later reloads).
-      const box = new THREE.Box3().setFromObject(root);
-      if (!box.isEmpty()) {
-        if (!framed) {
-          framed = true;
-          const size = box.getSize(new THREE.Vector3()).length();
-          const center = box.getCenter(new THREE.Vector3());
-          controls.target.copy(center);
-          camera.position.copy(center).add(new THREE.Vector3(0.55, 0.35, 1).normalize().multiplyScalar(size * 1.6));
-          camera.near = size / 100;
-          camera.far = size * 100;
-          camera.updateProjectionMatrix();
-          controls.update();
-        }
+      lastFollow.set(0, 0, 0);
+      this.frame(root);
+    },
+    frame(root) {
+      root.updateMatrixWorld(true);
+      // Skinned bounds (precise: vertices through the bones), so a character whose mesh is scaled or
+      // offset by its armature (Fox is 100× a metre-sized robot) is framed as it is drawn.
+      const box = new THREE.Box3().setFromObject(root, true);
+      if (box.isEmpty()) box.setFromCenterAndSize(root.getWorldPosition(new THREE.Vector3()), new THREE.Vector3(1, 1, 1));
+      const size = Math.max(1e-6, box.getSize(new THREE.Vector3()).length());
+      const center = box.getCenter(new THREE.Vector3());
+      framedSize = size;
+      controls.target.copy(center);
+      camera.position.copy(center).add(new THREE.Vector3(0.55, 0.35, 1).normalize().multiplyScalar(size * 1.8));
+      camera.near = size / 200;
+      camera.far = size * 400;
+      camera.updateProjectionMatrix();
+      controls.minDistance = size / 50;
+      controls.maxDistance = size * 100;
+      controls.update();
+      grid.scale.setScalar(Math.max(1e-3, size / 2));
+      grid.position.set(center.x, box.min.y, center.z);
+    },
+    framing() {
+      const distance = camera.position.distanceTo(controls.target);
+      let inView = false;
+      if (character) {
+        const box = new THREE.Box3().setFromObject(character, true);
+        const frustum = new THREE.Frustum().setFromProjectionMatrix(new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse));
+        inView = !box.isEmpty() && frustum.intersectsBox(box) && frustum.containsPoint(box.getCenter(new THREE.Vector3()));
       }
+      return { size: framedSize, distance, near: camera.near, far: camera.far, inView };
     },
     setSkeletonVisible(visible) {
       showSkeleton = visible;

@@ -201,3 +201,176 @@ test("the crowd toggle runs on the WebAssembly SIMD kernel in Chromium, and the 
   await setCrowd(false);
   assert.deepEqual(consoleErrors, []);
 });
+
+// --- The studio as a debugger (issue 12): never frozen, framing, layers, record and rewind, why-not. ---
+
+type Studio = {
+  frames(): number; recording(): { steps: number; mismatches: number }; timelineJson(): string; importTimeline(t: string, n?: string): void;
+  showStep(k: number): void; goLive(): void; shownStep(): number | null;
+  framing(): { size: number; distance: number; near: number; far: number; inView: boolean };
+};
+const studio = <T>(f: (s: Studio) => T): Promise<T> => page.evaluate(`(${f.toString()})(window.animgraphStudio)`) as Promise<T>;
+const SHARED = repoPath("../shared/assets");
+const haveShared = existsSync(SHARED);
+
+/** Waits until the page has drawn `n` more frames (the frame loop is alive). */
+async function animates(n = 5): Promise<void> {
+  const start = await studio((s) => s.frames());
+  await page.waitForFunction((k) => (window as unknown as { animgraphStudio: Studio }).animgraphStudio.frames() >= k, start + n, { timeout: 15_000 });
+}
+
+test("never frozen: characters and graphs opened in any order, and garbage, keep the page animating with no page error", { skip: skip || (!haveShared && "no ../shared/assets"), timeout: 120_000 }, async () => {
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(join(tmpdir(), "studio-open-"));
+  const garbageGlb = join(dir, "garbage.glb");
+  writeFileSync(garbageGlb, Buffer.from("glTF this is not a binary glTF at all"));
+  const garbageJson = join(dir, "garbage.json");
+  writeFileSync(garbageJson, "{ not json");
+  const robot = repoPath("examples/robot/RobotExpressive.glb"), fox = repoPath("examples/fox/Fox.glb");
+  const cesium = `${SHARED}/cesium-man/CesiumMan.glb`, simple = `${SHARED}/rigged-simple/RiggedSimple.glb`;
+  const robotGraph = repoPath("examples/robot/robot.animgraph.json"), foxGraph = repoPath("examples/fox/fox.animgraph.json");
+  const open = async (file: string): Promise<void> => {
+    await page.setInputFiles(/\.glb$/.test(file) ? "#open-glb" : "#open-graph", file);
+    await page.waitForTimeout(400);
+    await animates();
+    assert.deepEqual(consoleErrors, [], `after opening ${file}`);
+    assert.equal(await page.locator("#error").textContent(), "", `no frame error after ${file}`);
+  };
+  // The reported freeze: the Fox over the robot graph. Now the robot graph's findings show and the fox plays its clips.
+  await open(robotGraph);
+  await open(fox);
+  assert.equal(await page.evaluate(() => document.body.dataset["graph"]), "default");
+  assert.match(await page.locator("#status").textContent() ?? "", /Fox\.glb .*does not fit it.*default graph/);
+  assert.ok((await page.locator("#findings li").allTextContents()).some((f) => /robot\.animgraph\.json/.test(f)));
+  const fr = await studio((s) => s.framing());
+  assert.ok(fr.inView && fr.distance > fr.size && fr.distance < 3 * fr.size, JSON.stringify(fr));
+  await open(foxGraph);
+  assert.equal(await page.evaluate(() => document.body.dataset["graph"]), "ok");
+  for (const file of [cesium, robotGraph, garbageGlb, simple, foxGraph, garbageJson, robot, foxGraph, robotGraph, cesium, fox, robot, robotGraph]) await open(file);
+  assert.equal(await page.evaluate(() => document.body.dataset["graph"]), "ok");
+  assert.match(await page.locator("#status").textContent() ?? "", /RobotExpressive\.glb · robot\.animgraph\.json/);
+});
+
+test("framing: F frames the character again after the camera wandered off; near and far planes follow its size", { skip, timeout: 30_000 }, async () => {
+  await page.evaluate(() => {
+    const c = document.querySelector("#viewport canvas")!;
+    for (let i = 0; i < 40; i++) c.dispatchEvent(new WheelEvent("wheel", { deltaY: 400, bubbles: true, cancelable: true }));
+  });
+  await page.waitForTimeout(200);
+  const wandered = await studio((s) => s.framing());
+  await page.locator("#viewport").focus();
+  await page.keyboard.press("f");
+  const framed = await studio((s) => s.framing());
+  assert.ok(framed.inView, JSON.stringify(framed));
+  assert.ok(framed.distance < wandered.distance || wandered.distance < 3 * framed.size, `${wandered.distance} → ${framed.distance}`);
+  assert.ok(framed.near < framed.size / 10 && framed.far > framed.size * 10, JSON.stringify(framed));
+});
+
+test("every layer: tabs show each layer's state and weight; selecting one switches the graph, the blend panel and why-not", { skip, timeout: 30_000 }, async () => {
+  await page.selectOption("#time-scale", "1");
+  await setSlider("speed", 0);
+  await page.evaluate(() => {
+    const input = document.querySelector<HTMLInputElement>('input[data-param="emote"]')!;
+    input.value = "3";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.body.dataset["state1"] === "Wave", undefined, { timeout: 10_000 });
+  assert.equal(await page.evaluate(() => document.body.dataset["state"]), "Idle");
+  assert.match(await page.locator('.layer-tab[data-layer="emote"]').textContent() ?? "", /emote.*Wave.*w 1\.00/);
+  await page.click('.layer-tab[data-layer="emote"]');
+  assert.equal(await page.locator('.layer-tab[data-layer="emote"]').getAttribute("aria-selected"), "true");
+  await page.waitForFunction(() => document.querySelector("#current-state")?.textContent === "emote: Wave");
+  assert.ok(await page.locator('#graph svg .state[data-state="Wave"]').count() === 1);
+  assert.match(await page.locator("#blend").textContent() ?? "", /Wave plays one clip/);
+  await page.waitForFunction(() => /\* → Yes: \[conditions\] emote is 3, needs == 1/.test(document.querySelector("#why")?.textContent ?? ""));
+  await page.click('.layer-tab[data-layer="base"]');
+  await page.waitForFunction(() => /Idle → Walk: \[conditions\] speed is 0, needs > 0\.1/.test(document.querySelector("#why")?.textContent ?? ""));
+  await page.evaluate(() => {
+    const input = document.querySelector<HTMLInputElement>('input[data-param="emote"]')!;
+    input.value = "0";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+});
+
+test("record and rewind: every step is recorded, replays bit for bit, scrubs, steps, plays back, exports and imports a run timeline", { skip, timeout: 60_000 }, async () => {
+  await setSlider("speed", 2);
+  await page.waitForTimeout(800);
+  await setSlider("speed", 0);
+  await page.waitForTimeout(400);
+  const rec = await studio((s) => s.recording());
+  assert.ok(rec.steps > 30, JSON.stringify(rec));
+  assert.equal(rec.mismatches, 0, "the replay reproduces every recorded pose bit for bit");
+  // Scrub to a past frame: every panel shows it, and the live simulation waits.
+  await studio((s) => s.showStep(10));
+  assert.equal(await page.evaluate(() => document.body.dataset["mode"]), "rewind");
+  await page.waitForFunction(() => /rewound · step 10 \//.test(document.querySelector("#timeline-label")?.textContent ?? ""));
+  await page.click("#step-forward");
+  assert.equal(await studio((s) => s.shownStep()), 11);
+  await page.keyboard.press(",");
+  assert.equal(await studio((s) => s.shownStep()), 10);
+  await page.selectOption("#playback-speed", "2");
+  await page.click("#play-back");
+  await page.waitForFunction(() => ((window as unknown as { animgraphStudio: Studio }).animgraphStudio.shownStep() ?? 0) > 20, undefined, { timeout: 10_000 });
+  await page.click("#go-live");
+  assert.equal(await studio((s) => s.shownStep()), null);
+  // Export as a run timeline, import it back: the same number of steps, replaying exactly.
+  const json = await studio((s) => s.timelineJson());
+  const timeline = JSON.parse(json) as { dt: string; duration: number; events: { t: number; set?: Record<string, number> }[] };
+  assert.equal(timeline.dt, "1/60");
+  assert.ok(timeline.events.some((e) => (e.set?.["speed"] ?? 0) > 1.5), json.slice(0, 400));
+  const steps = Math.round(timeline.duration * 60);
+  await page.evaluate((text) => (window as unknown as { animgraphStudio: Studio }).animgraphStudio.importTimeline(text), json);
+  const imported = await studio((s) => s.recording());
+  assert.equal(imported.steps, steps);
+  assert.equal(imported.mismatches, 0);
+  // The timeline is valid for `animgraph run` too.
+  const graph = compileGraph(parseGraphSpec(parseJsonText(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8"), "r.json")).spec!, (await loadGltf(repoPath("examples/robot/RobotExpressive.glb"))).skeletons[0]!, (await loadGltf(repoPath("examples/robot/RobotExpressive.glb"))).clips).graph!;
+  const parsed = parseTimeline(parseJsonText(json, "recording.timeline.json"), graph);
+  assert.deepEqual(parsed.diagnostics.filter((d) => d.severity === "error"), []);
+  await page.click("#go-live");
+  assert.deepEqual(consoleErrors, []);
+});
+
+test("layout: no horizontal overflow from 1280×720 to 2560×1440, readouts not clipped, the viewport grows; crowd size applies as typed", { skip, timeout: 30_000 }, async () => {
+  for (const [w, h] of [[1280, 720], [1920, 1080], [2560, 1440]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.waitForTimeout(150);
+    const m = await page.evaluate(() => ({
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+      viewport: document.querySelector("#viewport")!.getBoundingClientRect().height,
+      readoutClipped: (() => { const r = document.querySelector<HTMLElement>("#fade-readout")!; return r.scrollWidth > r.clientWidth + 1; })(),
+    }));
+    assert.ok(m.overflow <= 0, `${w}×${h}: overflow ${m.overflow}`);
+    assert.ok(!m.readoutClipped, `${w}×${h}: the crossfade readout is clipped`);
+    assert.ok(m.viewport > h * 0.4, `${w}×${h}: viewport only ${m.viewport}px tall`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.evaluate(() => {
+    const t = document.querySelector<HTMLInputElement>("#toggle-crowd")!;
+    t.checked = true;
+    t.dispatchEvent(new Event("change", { bubbles: true }));
+    const n = document.querySelector<HTMLInputElement>("#crowd-size")!;
+    n.value = "99999";
+    n.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  assert.match(await page.locator("#crowd-note").textContent() ?? "", /1–5000: using 5000/);
+  await page.evaluate(() => {
+    const n = document.querySelector<HTMLInputElement>("#crowd-size")!;
+    n.value = "50";
+    n.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+  await page.waitForFunction(() => /51 character\(s\)/.test(document.querySelector("#perf")?.textContent ?? ""), undefined, { timeout: 10_000 });
+  assert.match(await page.locator("#perf").textContent() ?? "", /evaluate [\d.]+ ms \(IQR [\d.]+\) · render [\d.]+ ms/);
+  await page.evaluate(() => {
+    const t = document.querySelector<HTMLInputElement>("#toggle-crowd")!;
+    t.checked = false;
+    t.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  // The speed slider reaches Run from Idle in a few key presses.
+  await setSlider("speed", 0);
+  await page.focus('input[data-param="speed"]');
+  for (let i = 0; i < 30; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.body.dataset["state"] === "Run", undefined, { timeout: 10_000 });
+});
