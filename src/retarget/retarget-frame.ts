@@ -142,7 +142,7 @@ export class RetargetFrame {
   /** Solves both legs so each foot reaches its target of key `f`, then re-places the skeleton. */
   solveLegs(f: number): void {
     const { legs, targetUp: up, targetGround } = this.map;
-    const v = this.v, q = this.q;
+    const v = this.v;
     for (let side = 0; side < 2; side++) {
       const targets = this.footTargets[side];
       if (!targets) continue;
@@ -159,15 +159,7 @@ export class RetargetFrame {
           if (lift > 0) for (let c = 0; c < 3; c++) v[c] = v[c]! + lift * up[c]!;
         }
       }
-      this.legEnd(v, 6, side);
-      quatRotateVec3(v, 9, this.tq, 4 * upper, this.poleLocal, 3 * side);
-      // twoBoneIk reads positions at upper, lower (tp) and the end (v[6..8]): copy them into one array.
-      for (let c = 0; c < 3; c++) {
-        q[c] = this.tp[3 * upper + c]!;
-        q[3 + c] = this.tp[3 * lower + c]!;
-        q[6 + c] = v[6 + c]!;
-      }
-      twoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, v, 0, v, 9, 1);
+      this.solveLeg(side, v, 0);
       for (let c = 0; c < 4; c++) {
         this.tq[4 * upper + c] = this.ik[c]!;
         this.tq[4 * lower + c] = this.ik[4 + c]!;
@@ -185,14 +177,7 @@ export class RetargetFrame {
     const { legs } = this.map;
     const [upper, lower] = [legs[4 * side]!, legs[4 * side + 1]!];
     const v = this.v, q = this.q;
-    this.legEnd(v, 6, side);
-    quatRotateVec3(v, 9, this.tq, 4 * upper, this.poleLocal, 3 * side);
-    for (let c = 0; c < 3; c++) {
-      q[c] = this.tp[3 * upper + c]!;
-      q[3 + c] = this.tp[3 * lower + c]!;
-      q[6 + c] = v[6 + c]!;
-    }
-    twoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, targets, o, v, 9, 1);
+    this.solveLeg(side, targets, o);
     // Turn of each bone: the angle of new · old⁻¹ applied to the bone's direction.
     let worst = 0;
     for (const [at, from, to] of [[0, 0, 3], [4, 3, 6]] as const) {
@@ -206,6 +191,25 @@ export class RetargetFrame {
       if (len > 0) worst = Math.max(worst, Math.acos(Math.min(1, Math.max(-1, dot / len))));
     }
     return worst;
+  }
+
+  /**
+   * Two-bone IK of side's leg towards targets[o..o+2] into this.ik (upper then lower model rotation),
+   * pole from the knee's rest forward; the pose is untouched. Uses v[6..11] and q[0..8] as scratch, so a
+   * target held in v must sit in v[0..5].
+   */
+  private solveLeg(side: number, targets: Float64Array, o: number): void {
+    const [upper, lower] = [this.map.legs[4 * side]!, this.map.legs[4 * side + 1]!];
+    const v = this.v, q = this.q;
+    this.legEnd(v, 6, side);
+    quatRotateVec3(v, 9, this.tq, 4 * upper, this.poleLocal, 3 * side);
+    // twoBoneIk reads positions at upper, lower (tp) and the end (v[6..8]): copy them into one array.
+    for (let c = 0; c < 3; c++) {
+      q[c] = this.tp[3 * upper + c]!;
+      q[3 + c] = this.tp[3 * lower + c]!;
+      q[6 + c] = v[6 + c]!;
+    }
+    twoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, targets, o, v, 9, 1);
   }
 
   /** The local rotation of target joint t this key (normalised, in a scratch array read before the next call). */

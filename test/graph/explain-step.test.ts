@@ -6,7 +6,7 @@ import { compileGraph } from "../../src/graph/compile-graph.ts";
 import { explainStep, formatExplanation, type TransitionExplanation } from "../../src/graph/explain-step.ts";
 import { createInstance } from "../../src/graph/graph-instance.ts";
 import { step } from "../../src/graph/step.ts";
-import { CLIPS, command, graphArb } from "../state-machine/random-graphs.ts";
+import { CLIPS, applyCommands, command, graphArb } from "../state-machine/random-graphs.ts";
 import { ABCD, SKELETON, clipStates, compileOf, machineSpec, specOf } from "./fixtures.ts";
 
 const byTarget = (ts: readonly TransitionExplanation[], to: string): TransitionExplanation => ts.find((t) => t.to === to)!;
@@ -105,11 +105,7 @@ test("explainStep agrees with step: the transition it says fires is the first ea
       const g = compiled.graph!;
       const inst = createInstance(g);
       for (const { dt, commands } of frames) {
-        for (const c of commands) {
-          if (c.kind === "t") trigger(inst, "t");
-          else if (c.kind === "travel") travel(inst, 0, names[c.v % names.length]!);
-          else setParam(inst, c.kind, c.v as number | boolean);
-        }
+        applyCommands(inst, commands, names);
         const explanation = explainStep(g, inst);
         const r = step(g, inst, dt);
         // explainStep covers each machine's first decision; a chain (a travel step or an instant transition

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { setParam, travel, trigger } from "../../src/graph/commands.ts";
 import { createInstance } from "../../src/graph/graph-instance.ts";
 import { step } from "../../src/graph/step.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
 import { SKELETON, specOf } from "../graph/fixtures.ts";
 
-import { CLIPS, frame, graphArb } from "./random-graphs.ts";
+import { CLIPS, applyCommands, frame, graphArb } from "./random-graphs.ts";
 
 test("invariants hold at every step for random graphs and parameter streams", () => {
   const seen = { fired: 0, stacked: 0, frozen: 0, spikes: 0 };
@@ -19,11 +18,7 @@ test("invariants hold at every step for random graphs and parameter streams", ()
       const g = compiled.graph!;
       const inst = createInstance(g);
       for (const { dt, commands } of frames) {
-        for (const c of commands) {
-          if (c.kind === "t") trigger(inst, "t");
-          else if (c.kind === "travel") travel(inst, 0, names[c.v % names.length]!);
-          else setParam(inst, c.kind, c.v as number | boolean);
-        }
+        applyCommands(inst, commands, names);
         const r = step(g, inst, dt);
         seen.fired += r.transitionsFired;
         if (r.substeps > 1) seen.spikes++;

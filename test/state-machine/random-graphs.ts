@@ -1,5 +1,7 @@
 // Random graphs and parameter streams for property tests (invariants, explainStep agreement).
 import fc from "fast-check";
+import { setParam, travel, trigger } from "../../src/graph/commands.ts";
+import type { GraphInstance } from "../../src/graph/graph-instance.ts";
 import { ABCD, rampClip } from "../graph/fixtures.ts";
 
 export const CLIPS = [...ABCD, rampClip("R", 0.7)];
@@ -72,3 +74,12 @@ export const command = fc.oneof(
 );
 export const frame = fc.record({ dt: fc.constantFrom(0, 1 / 60, 1 / 30, 0.1, 0.25, 1.0, 2.5), commands: fc.array(command, { maxLength: 2 }) });
 
+
+/** Applies one frame's generated commands to an instance (travel on layer 0, by state index). */
+export function applyCommands(inst: GraphInstance, commands: readonly { kind: string; v: number | boolean }[], names: readonly string[]): void {
+  for (const c of commands) {
+    if (c.kind === "t") trigger(inst, "t");
+    else if (c.kind === "travel") travel(inst, 0, names[(c.v as number) % names.length]!);
+    else setParam(inst, c.kind, c.v);
+  }
+}
