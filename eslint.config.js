@@ -20,6 +20,6 @@ export default tseslint.config(
   {
     // Browser apps (the size probes, the examples): the page's globals.
     files: ["scripts/size/**/*.js", "examples/*/src/**/*.js", "examples/*/main.js"],
-    languageOptions: { globals: { document: "readonly", window: "readonly", fetch: "readonly", addEventListener: "readonly", requestAnimationFrame: "readonly", performance: "readonly" } },
+    languageOptions: { globals: { document: "readonly", window: "readonly", fetch: "readonly", addEventListener: "readonly", requestAnimationFrame: "readonly", performance: "readonly", devicePixelRatio: "readonly", innerWidth: "readonly", innerHeight: "readonly" } },
   },
 );
