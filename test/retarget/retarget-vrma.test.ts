@@ -19,7 +19,7 @@ import { proposeBoneMap } from "../../src/retarget/propose-bone-map.ts";
 import { retargetClip } from "../../src/retarget/retarget-clip.ts";
 import { measureRetargetQuality } from "../../src/retarget/retarget-quality.ts";
 import type { Skeleton } from "../../src/skeleton/skeleton.ts";
-import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
+import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../helpers/assets.ts";
 
 const skip = !HAVE_SHARED_ASSETS;
 const VRMA = sharedAsset("vrma/test.vrma");
@@ -119,4 +119,16 @@ test("animgraph retarget with a broken .vrma: exit 2, the extension's pointer, n
   assert.equal(r.code, 2, r.err);
   assert.match(r.err, /bad\.vrma: \/extensions\/VRMC_vrm_animation\/specVersion: specVersion "9\.0" is not one animgraph reads \(1\.0\) \[E_VRMA_SPEC_VERSION\]/);
   assert.equal(existsSync(out), false);
+});
+
+test("the README's .vrma retarget transcript is what the command prints", { skip }, async () => {
+  const readme = readFileSync(repoPath("README.md"), "utf8");
+  const m = /\$ npx animgraph retarget (\S+) --to (\S+) --name (\S+) --out wave\.glb\n([\s\S]*?)\n {2}```/.exec(readme);
+  assert.ok(m, "the transcript is in the README");
+  const out = join(dir, "wave.glb");
+  let printed = "";
+  const code = await main(["retarget", m[1]!, "--to", m[2]!, "--name", m[3]!, "--out", out], { stdout: (s) => void (printed += s), stderr: () => {}, cwd: repoPath(".") });
+  assert.equal(code, 0);
+  const expected = m[4]!.split("\n").map((line) => line.replace(/^ {2}/, "")).join("\n");
+  assert.equal(printed.replace(out, "wave.glb").trimEnd(), expected);
 });
