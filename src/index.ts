@@ -83,7 +83,7 @@ export { localToModel, skinningMatrices, modelToLocal } from "./pose/local-to-mo
 export type { LoadGltfOptions, GltfLoadResult, GltfMorphTargets, DroppedTrack } from "./io/gltf/index.ts";
 export { loadGltf, mergeClips } from "./io/gltf/index.ts";
 // VRM animation (.vrma): humanoid clips with declared bone roles, expression and look-at float tracks.
-export type { LoadVrmaOptions, VrmaLoadResult, VrmaExtension, VrmaExpression, VrmaLookAt, HumanoidNormalizer, VrmHumanBoneName } from "./io/vrma/index.ts";
+export type { LoadVrmaOptions, VrmaLoadResult, VrmaExpression, VrmaLookAt, HumanoidNormalizer, VrmHumanBoneName } from "./io/vrma/index.ts";
 export { loadVrma, VRMA_EXTENSION, createHumanoidNormalizer, normalizeHumanoidPose, VRM_HUMAN_BONE_NAMES, VRM_REQUIRED_BONES, VRM_EXPRESSION_PRESETS, vrmBoneRole, isVrmHumanBoneName } from "./io/vrma/index.ts";
 
 // Graph specs: the authoring format, its parser/validator and the linter (docs/spec-format.md).
