@@ -2,7 +2,7 @@ import { extname } from "node:path";
 import type { Clip } from "../clip/clip.ts";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadBvh } from "../io/bvh/load-bvh.ts";
-import { loadGltf } from "../io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../io/gltf/load-gltf-file.ts";
 import { loadVrmaFile } from "../io/vrma/load-vrma-file.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
@@ -41,7 +41,7 @@ export async function loadRig(path: string, options: LoadRigOptions = {}): Promi
     if (!r.ok || !r.skeleton) return { kind: "vrma", clips: [], diagnostics: r.diagnostics };
     return { kind: "vrma", skeleton: r.skeleton, clips: r.clips, diagnostics: r.diagnostics };
   }
-  const r = await loadGltf(path, { fileName: label });
+  const r = await loadGltfFile(path, { fileName: label });
   const skeleton = r.ok ? r.skeletons[0] : undefined;
   return {
     kind: "gltf",

@@ -11,6 +11,7 @@ import { sampleClip } from "../../src/clip/sample-clip.ts";
 import type { Clip } from "../../src/clip/clip.ts";
 import { main } from "../../src/cli/main.ts";
 import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { loadVrmaFile } from "../../src/io/vrma/load-vrma-file.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { compileBoneMap } from "../../src/retarget/compile-bone-map.ts";
@@ -52,7 +53,7 @@ for (const target of TARGETS) {
     assert.ok(vrma.ok);
     const source = vrma.skeleton!;
     const clip = vrma.clips[0]!;
-    const gltf = await loadGltf(target.path);
+    const gltf = await loadGltfFile(target.path);
     const skeleton = gltf.skeletons[0]!;
     const map = proposeBoneMap(source, skeleton);
     const compiled = compileBoneMap(map, source, skeleton, { targetClips: gltf.clips.filter((c) => c.skeleton === skeleton) });

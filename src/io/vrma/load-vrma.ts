@@ -5,7 +5,7 @@ import { createPose } from "../../pose/pose.ts";
 import { modelFrames } from "../../retarget/model-frames.ts";
 import { createSkeleton, type Skeleton } from "../../skeleton/skeleton.ts";
 import { DiagnosticSink, arrayOf, isObject, ptr } from "../gltf/gltf-json.ts";
-import { loadGltf } from "../gltf/load-gltf.ts";
+import { loadGltf, type GltfLoadResult } from "../gltf/load-gltf.ts";
 import { readGltfContainer } from "../gltf/read-gltf-container.ts";
 import { readVrmaExtension, type VrmaExpression, type VrmaLookAt } from "./read-vrma-extension.ts";
 import { vrmBoneRole, type VrmHumanBoneName } from "./vrm-human-bones.ts";
@@ -13,8 +13,8 @@ import { vrmBoneRole, type VrmHumanBoneName } from "./vrm-human-bones.ts";
 export interface LoadVrmaOptions {
   /** The file name diagnostics show. Default `<input>`. */
   readonly fileName?: string;
-  /** For bytes of a .gltf (JSON) file: the folder its external buffers are read from (see LoadGltfOptions). */
-  readonly baseDir?: string;
+  /** For a .gltf (JSON) .vrma with external buffers: their bytes by URI (as LoadGltfOptions.resources). */
+  readonly resources?: Readonly<Record<string, Uint8Array>>;
 }
 
 /** What `loadVrma` returns. Never thrown: problems are in `diagnostics`. */
@@ -55,12 +55,23 @@ export interface VrmaLoadResult {
  */
 export async function loadVrma(bytes: Uint8Array, options: LoadVrmaOptions = {}): Promise<VrmaLoadResult> {
   const file = options.fileName ?? "<input>";
-  const gltf = await loadGltf(bytes, { fileName: file, ...(options.baseDir !== undefined ? { baseDir: options.baseDir } : {}) });
+  const gltf = await loadGltf(bytes, { fileName: file, ...(options.resources !== undefined ? { resources: options.resources } : {}) });
+  return vrmaFromGltf(bytes, gltf);
+}
+
+/** A failed result that only carries diagnostics. */
+export function failedVrma(file: string, diagnostics: readonly Diagnostic[]): VrmaLoadResult {
+  return { ok: false, file, rootTransform: mat4Identity(new Float32Array(16)), clips: [], humanBones: new Map(), expressions: [], diagnostics };
+}
+
+/**
+ * The .vrma reading proper, on what `loadGltf` (or, in Node, `loadGltfFile`) made of `bytes`: shared by
+ * `loadVrma` and `loadVrmaFile`, which differ only in how external buffers are found.
+ */
+export async function vrmaFromGltf(bytes: Uint8Array, gltf: GltfLoadResult): Promise<VrmaLoadResult> {
+  const file = gltf.file;
   const sink = new DiagnosticSink(file);
-  const fail = (): VrmaLoadResult => ({
-    ok: false, file, rootTransform: mat4Identity(new Float32Array(16)), clips: [], humanBones: new Map(), expressions: [],
-    diagnostics: [...gltf.diagnostics, ...sink.list],
-  });
+  const fail = (): VrmaLoadResult => failedVrma(file, [...gltf.diagnostics, ...sink.list]);
   if (!gltf.ok) return fail();
   // loadGltf accepted the container, so this second read of it (for the extension's JSON) succeeds.
   const container = await readGltfContainer(bytes, new DiagnosticSink(file));

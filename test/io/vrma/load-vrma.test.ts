@@ -8,7 +8,7 @@ import { sampleFloatTracks, floatTrackLength } from "../../../src/clip/sample-cl
 import { loadVrma } from "../../../src/io/vrma/load-vrma.ts";
 import { loadVrmaFile } from "../../../src/io/vrma/load-vrma-file.ts";
 import { VRM_HUMAN_BONE_NAMES, vrmBoneRole } from "../../../src/io/vrma/vrm-human-bones.ts";
-import { loadGltf } from "../../../src/io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../../../src/io/gltf/load-gltf-file.ts";
 import { proposeBoneMap } from "../../../src/retarget/propose-bone-map.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../../helpers/assets.ts";
 import { TEST_VRMA, editedVrma, testVrmaBytes, type GltfJson } from "./vrma-fixtures.ts";
@@ -64,7 +64,7 @@ test("expression weights lerp, the look-at rotation slerps (unit length between 
 });
 
 test("roles come from the extension, not node names: renamed nodes map onto RobotExpressive the same way", { skip }, async () => {
-  const robot = (await loadGltf(sharedAsset("robot-expressive/RobotExpressive.glb"))).skeletons[0]!;
+  const robot = (await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"))).skeletons[0]!;
   const plain = await loadVrma(testVrmaBytes());
   const renamed = await loadVrma(editedVrma((json: GltfJson) => {
     json.nodes.forEach((n: GltfJson, i: number) => (n.name = `J_Bip_${i}`));
