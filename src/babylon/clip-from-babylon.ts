@@ -230,10 +230,24 @@ function resample(animation: Animation, keys: readonly IAnimationKey[], stride: 
   const first = keys[0]!.frame / fps, last = keys[keys.length - 1]!.frame / fps;
   const grid = new Set<number>(keys.map((k) => Math.fround(k.frame / fps)));
   for (let k = 1; first + k / rate < last; k++) grid.add(Math.fround(first + k / rate));
+  // A STEP segment holds its value up to the next key: one more key just before that one (the float32
+  // below it) keeps the jump a jump instead of a ramp across a grid interval.
+  for (let k = 0; k + 1 < keys.length; k++) {
+    if (keys[k]!.interpolation === STEP) grid.add(float32Below(Math.fround(keys[k + 1]!.frame / fps)));
+  }
   const times = Float32Array.from([...grid].sort((a, b) => a - b));
   const values = new Float32Array(stride * times.length);
   for (let k = 0; k < times.length; k++) {
     if (!writeValue(values, k * stride, animation.evaluate(times[k]! * fps), stride, 1)) return `Babylon evaluates a value that is not ${stride} finite numbers`;
   }
   return { times, values, interpolation: "LINEAR", resampled: true };
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+/** The largest float32 below a positive float32 `t`. */
+function float32Below(t: number): number {
+  f32[0] = t;
+  u32[0] = u32[0]! - 1;
+  return f32[0]!;
 }
