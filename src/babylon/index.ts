@@ -5,3 +5,5 @@ export { bindBabylonSkeleton, babylonNodesOf, gltfNodeIndexOf } from "./babylon-
 export { applyPoseToBabylon, readPoseFromBabylon, applyRootMotionToTransformNode } from "./apply-pose-to-babylon.ts";
 export type { ClipFromBabylonOptions, ClipFromBabylonResult } from "./clip-from-babylon.ts";
 export { clipFromBabylon } from "./clip-from-babylon.ts";
+export type { SkeletonFromBabylonResult } from "./skeleton-from-babylon.ts";
+export { skeletonFromBabylon } from "./skeleton-from-babylon.ts";
