@@ -20,7 +20,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^animgraph\/babylon$/, replacement: here("../../src/babylon/index.ts") },
-      { find: /^animgraph$/, replacement: here("../../src/browser.ts") },
+      { find: /^animgraph$/, replacement: here("../../src/index.ts") },
     ],
   },
   build: { outDir: here("dist"), emptyOutDir: true, chunkSizeWarningLimit: 4000, target: "es2022" },
