@@ -1,7 +1,8 @@
 // The API reference (`npm run docs:api`, TypeDoc over the three package entries) has no gaps: every
 // export is documented, every type an export refers to is in the reference, every {@link} resolves.
 // typedoc.json turns those validation warnings into a failing exit code; this test runs it without
-// writing HTML (`--emit none` still validates), and checks on a one-file fixture that the config does
+// writing HTML (`--emit none` still validates) and without TypeScript's own error check (`npm test`
+// typechecks already; skipping it saves about 40 % of the run), and checks on a one-file fixture that the config does
 // fail on an undocumented export — so the first test cannot pass by validating nothing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,7 +15,7 @@ import { repoPath } from "../helpers/assets.ts";
 const TYPEDOC = repoPath("node_modules/typedoc/bin/typedoc");
 
 function typedoc(args: string[]): { status: number | null; output: string } {
-  const r = spawnSync(process.execPath, [TYPEDOC, ...args, "--emit", "none"], {
+  const r = spawnSync(process.execPath, [TYPEDOC, ...args, "--emit", "none", "--skipErrorChecking"], {
     cwd: repoPath("."),
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
