@@ -22,7 +22,7 @@ export interface LayerSnapshot {
   readonly weight: number;
   /** The current state of the layer's machine. */
   readonly state: string;
-  /** Running crossfades, oldest first: states, progress 0..1 and the target's weight. */
+  /** Running crossfades, oldest first: their states, linear progress s in 0..1 and curve weight w = curve(s). */
   readonly transitions: readonly { readonly from: string; readonly to: string; readonly progress: number; readonly weight: number }[];
   /** Influence of each contributing state (and "(frozen)" for a captured pose); sums to 1. */
   readonly weights: Readonly<Record<string, number>>;
