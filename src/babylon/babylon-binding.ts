@@ -27,6 +27,7 @@ export interface BabylonBinding {
  */
 export type BabylonBindTarget = BabylonSkeleton | TransformNode | readonly TransformNode[];
 
+/** How `bindBabylonSkeleton` matches joints to Babylon nodes. */
 export interface BindBabylonOptions {
   /**
    * Maps a node to its glTF node index, matched against `skeleton.sourceIndex` before names are tried.
@@ -38,6 +39,7 @@ export interface BindBabylonOptions {
   readonly file?: string;
 }
 
+/** What `bindBabylonSkeleton` returns: the binding, and a warning per joint left unbound. */
 export interface BabylonBindResult {
   readonly binding: BabylonBinding;
   /** One `E_BABYLON_UNBOUND_JOINT` warning per joint that matched no node (that joint is left alone). */

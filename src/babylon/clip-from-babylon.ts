@@ -7,6 +7,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { BabylonBinding } from "./babylon-binding.ts";
 
+/** How `clipFromBabylon` resolves targets and resamples what it cannot convert exactly. */
 export interface ClipFromBabylonOptions {
   /**
    * The nodes the group animates, bound to `skeleton`: a target node resolves through the binding
@@ -21,6 +22,7 @@ export interface ClipFromBabylonOptions {
   readonly file?: string;
 }
 
+/** What `clipFromBabylon` returns: the clip, and diagnostics for skipped or resampled animations. */
 export interface ClipFromBabylonResult {
   readonly clip: Clip;
   /** Warnings for skipped animations (unknown target or property, bad keys), infos for resampled ones. */

@@ -5,6 +5,7 @@ import { createPose } from "../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
 import { gltfNodeIndexOf, type BabylonBinding } from "./babylon-binding.ts";
 
+/** What `skeletonFromBabylon` returns: an animgraph skeleton built from a Babylon one, and its binding. */
 export interface SkeletonFromBabylonResult {
   readonly skeleton: Skeleton;
   /**
