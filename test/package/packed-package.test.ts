@@ -71,6 +71,21 @@ test("a Vite build of a browser app using all of animgraph, animgraph/three and 
   }
 });
 
+test("esbuild bundles the same app for the browser platform with no warning and no error", async () => {
+  // esbuild (here through tsx and vite) refuses Node built-ins on the browser platform outright.
+  const { build } = await import("esbuild");
+  const app = createApp(tarball, {
+    "main.js": 'import * as animgraph from "animgraph";\nimport * as three from "animgraph/three";\nimport * as babylon from "animgraph/babylon";\nconsole.log(Object.keys(animgraph).length + Object.keys(three).length + Object.keys(babylon).length);\n',
+  });
+  try {
+    const result = await build({ entryPoints: [join(app, "main.js")], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent", absWorkingDir: app });
+    assert.deepEqual([...result.errors, ...result.warnings].map((m) => m.text), []);
+    assert.ok(result.outputFiles[0]!.contents.length > 100_000);
+  } finally {
+    removeApp(app);
+  }
+});
+
 test(`the minimal runtime (fromThreeGltf, parse, compile, step, applyPoseToThree) adds at most ${SIZE_BUDGET_GZIP / 1024} kB gzip to a three.js app`, async () => {
   const m = await measureSize(tarball) as { addedGzipBytes: number; baseline: { warnings: string[] }; runtime: { warnings: string[] } };
   assert.deepEqual([...m.baseline.warnings, ...m.runtime.warnings], []);
