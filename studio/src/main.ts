@@ -14,7 +14,7 @@ import { demoClips, seedDemoText, type CrossfadeChoice, type SeedDemo } from "./
 import { forEachDiagnostic } from "@codemirror/lint";
 import { defaultGraphText } from "./default-graph.ts";
 import { createFadeView } from "./fade-view.ts";
-import { createGraphView, type GraphView } from "./graph-view.ts";
+import { createGraphView, type GraphView, type Placed } from "./graph-view.ts";
 import { createLayersView, type LayersView } from "./layers-view.ts";
 import { createLogView } from "./log-view.ts";
 import { createParamsView, type ParamsView } from "./params-view.ts";
@@ -182,14 +182,18 @@ function activateGraph(text: string, file: string, isDefault: boolean): boolean 
   return true;
 }
 
-/** The state graph of the selected layer (re-laid out only when the layer or graph changes). */
+/** Per layer name: where its states were drawn, so an edit keeps the layout (new states fill in). */
+const layoutMemory = new Map<string, ReadonlyMap<string, Placed>>();
+
+/** The state graph of the selected layer. */
 function buildLayerViews(l: Live): void {
-  const machine = l.graph.layers[selectedLayer]!.machine;
+  const layer = l.graph.layers[selectedLayer]!;
   const paramNames = l.graph.params.map((p) => p.name);
-  l.graphView = createGraphView($("graph"), machine, paramNames, (state) => {
+  l.graphView = createGraphView($("graph"), layer.machine, paramNames, (state) => {
     pendingTravels.push({ layer: selectedLayer, state });
     goLive();
-  });
+  }, layoutMemory.get(layer.name));
+  layoutMemory.set(layer.name, l.graphView.positions);
   l.blendState = -2;
 }
 

@@ -542,3 +542,56 @@ test("the seed's visual demo: the idle/walk/run/jump/attack machine, the 2D blen
   await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Idle", undefined, { timeout: 10_000 });
   assert.deepEqual(consoleErrors, []);
 });
+
+test("state graph: whole names and conditions, no label over a node or another label; adding a state keeps the others in place", { skip, timeout: 60_000 }, async () => {
+  const base = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as {
+    layers: { machine: { states: Record<string, unknown>; transitions: { from: string; to: string; conditions?: unknown[] }[] } }[];
+  };
+  // Long names and a long condition list: the reviewers' case of labels cut at 20 characters.
+  const machine = base.layers[0]!.machine;
+  machine.states["RecoverFromStumbleForward"] = { clip: "Standing", loop: "clamp" };
+  machine.transitions.push({ from: "Walk", to: "RecoverFromStumbleForward", conditions: [{ param: "speed", op: ">", value: 1 }, { param: "emote", op: "==", value: 2 }, { param: "emoteWeight", op: "<", value: 0.5 }] });
+  machine.transitions.push({ from: "RecoverFromStumbleForward", to: "Idle", conditions: [] });
+  await setSlider("speed", 0);
+  await page.evaluate((t) => (window as unknown as EditorHooks).animgraphStudio.reloadGraph(t, "long.json"), JSON.stringify(base, null, 2));
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  const geometry = (): Promise<{ nodes: Record<string, { x: number; y: number; w: number; h: number; text: string }>; labels: { x: number; y: number; w: number; h: number; text: string }[] }> =>
+    page.evaluate(() => {
+      // No helper functions in here: the test runner's transform would wrap them in a __name() call.
+      const nodes: Record<string, { x: number; y: number; w: number; h: number; text: string }> = {};
+      for (const g of Array.from(document.querySelectorAll<SVGGElement>("#graph svg .state[data-state]"))) {
+        const b = g.querySelector("rect")!.getBBox();
+        nodes[g.dataset["state"]!] = { x: b.x, y: b.y, w: b.width, h: b.height, text: g.querySelector("text")!.textContent ?? "" };
+      }
+      const labels = Array.from(document.querySelectorAll<SVGTextElement>("#graph svg .edge text")).map((t) => {
+        const b = t.getBBox();
+        return { x: b.x, y: b.y, w: b.width, h: b.height, text: t.textContent ?? "" };
+      });
+      return { nodes, labels };
+    });
+  const g1 = await geometry();
+  const stumble = g1.nodes["RecoverFromStumbleForward"]!;
+  assert.equal(stumble.text, "RecoverFromStumbleForward");
+  // The name fits its box (measured text, not the estimate).
+  const textWidth = await page.evaluate(() => document.querySelector<SVGTextElement>('#graph svg .state[data-state="RecoverFromStumbleForward"] text')!.getBBox().width);
+  assert.ok(textWidth <= stumble.w, `name ${textWidth} px in a ${stumble.w} px box`);
+  const conditions = g1.labels.map((l) => l.text).join(" | ");
+  assert.ok(!conditions.includes("…"), conditions);
+  assert.match(conditions, /emoteWeight < 0\.5/);
+  const hit = (a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }): boolean =>
+    a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
+  for (const [i, l] of g1.labels.entries()) {
+    for (const [name, n] of Object.entries(g1.nodes)) assert.ok(!hit(l, n), `label "${l.text}" covers state ${name}`);
+    for (const m of g1.labels.slice(i + 1)) assert.ok(!hit(l, m), `labels "${l.text}" and "${m.text}" overlap`);
+  }
+
+  // Add a state: the others stay exactly where they were.
+  machine.states["Sit"] = { clip: "Sitting" };
+  machine.transitions.push({ from: "Idle", to: "Sit", conditions: [{ param: "emote", op: "==", value: 3 }] });
+  await page.evaluate((t) => (window as unknown as EditorHooks).animgraphStudio.reloadGraph(t, "long.json"), JSON.stringify(base, null, 2));
+  await page.waitForFunction(() => document.querySelector('#graph svg .state[data-state="Sit"]') !== null);
+  const g2 = await geometry();
+  for (const [name, n] of Object.entries(g1.nodes)) assert.deepEqual({ x: g2.nodes[name]!.x, y: g2.nodes[name]!.y }, { x: n.x, y: n.y }, `${name} moved`);
+  for (const [name, n] of Object.entries(g2.nodes)) if (name !== "Sit") assert.ok(!hit(g2.nodes["Sit"]!, n), `Sit placed over ${name}`);
+  assert.deepEqual(consoleErrors, []);
+});
