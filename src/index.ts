@@ -113,6 +113,6 @@ export { runSeedDemo, seedDemoSpec, seedDemoAssets, compileSeedDemo, formatFixed
 
 // Crowds: many characters of one graph over contiguous buffers, shared sampling, worker threads (docs/performance.md).
 export type { Crowd, CrowdOptions, SampleCache, GraphRecipe, GraphFactory, CrowdWorkersOptions, CrowdWorkers, CrowdKernel } from "./crowd/index.ts";
-export { createCrowd, evaluateCrowd, poseStride, poseView, createSampleCache, beginFrame, SLOTS_PER_CLIP, createCrowdWorkers, buildGraph, loadCrowdKernel, loadCrowdKernelSync, crowdKernelSupported } from "./crowd/index.ts";
+export { createCrowd, evaluateCrowd, evaluateCrowdSelected, poseStride, poseView, createSampleCache, beginFrame, SLOTS_PER_CLIP, createCrowdWorkers, buildGraph, loadCrowdKernel, loadCrowdKernelSync, crowdKernelSupported } from "./crowd/index.ts";
 export type { ClipSampler } from "./graph/graph-instance.ts";
 export { advanceInstance } from "./graph/step.ts";
