@@ -9,6 +9,7 @@ import {
 } from "animgraph";
 import { applyPoseToThree, bindThreeSkeleton, type ThreeBinding } from "animgraph/three";
 import { createBlendView, type BlendView } from "./blend-view.ts";
+import { createCrowdRenderer, drawItems, type CrowdRenderer } from "./crowd-renderer.ts";
 import { defaultGraphText } from "./default-graph.ts";
 import { createFadeView } from "./fade-view.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
@@ -57,6 +58,9 @@ const kernelReady = crowdKernelSupported()
 const FRAME_TIMES = 240;
 const evalTimes = new Float64Array(FRAME_TIMES);
 const renderTimes = new Float64Array(FRAME_TIMES);
+const uploadTimes = new Float64Array(FRAME_TIMES);
+/** The drawn crowd (instanced GPU skinning) of `live.crowd`, or null. */
+let crowdView: CrowdRenderer | null = null;
 let frames = 0;
 
 function setStatus(text: string): void {
@@ -205,6 +209,33 @@ function applyCrowdSize(): void {
   live.crowd?.instances.forEach((c, i) => {
     for (const p of live!.graph.params) if (p.type === "float") setParam(c, p.name, ((i * 7919) % 100) / 100 * 3);
   });
+  showCrowd();
+}
+
+/**
+ * Rebuilds the drawn crowd for the current crowd and character. The camera frames the crowd when it
+ * appears or changes size, and the character again when it goes; a graph edit leaves the camera alone.
+ */
+function showCrowd(): void {
+  const before = crowdView?.crowd.count ?? 0;
+  crowdView?.dispose();
+  crowdView = null;
+  if (!live?.crowd || !character) {
+    if (character && before > 0) viewport.frame(character.root);
+    return;
+  }
+  try {
+    crowdView = createCrowdRenderer(live.crowd, character, viewport.renderer);
+    crowdView.setLod($<HTMLInputElement>("toggle-crowd-lod").checked);
+    viewport.scene.add(crowdView.group);
+    if (before !== live.crowd.count) {
+      viewport.frame(crowdView.group);
+      // Framing fits the whole crowd's box; half way in, its front rows fill the view and the back ones still show.
+      viewport.camera.position.lerp(viewport.controls.target, 0.45);
+    }
+  } catch (e) {
+    $("crowd-note").textContent = `the crowd is evaluated but not drawn: ${(e as Error).message}`;
+  }
 }
 
 /** Back to the live simulation (any edit of a parameter or a travel does this). */
@@ -263,7 +294,7 @@ function tick(now: number): void {
           steps++;
           recordStep(live.recording, live.instance, pendingTravels);
           pendingTravels = [];
-          if (live.crowd) evaluateCrowd(live.crowd, STEP);
+          if (live.crowd) { if (crowdView) crowdView.step(STEP, viewport.camera.position); else evaluateCrowd(live.crowd, STEP); }
           log.pushEvents(live.instance, live.graph);
         }
         if (steps === 8) accumulator = 0;
@@ -287,6 +318,12 @@ function tick(now: number): void {
     if (shownStep === null) moveRoot(character, instance);
     updatePanels(live, instance);
   }
+  const u0 = performance.now();
+  if (crowdView) {
+    if (live?.crowd !== crowdView.crowd) crowdView.group.visible = false; // its character left without a graph
+    crowdView.upload();
+  }
+  uploadTimes[frames % FRAME_TIMES] = performance.now() - u0;
   const r0 = performance.now();
   viewport.render();
   renderTimes[frames % FRAME_TIMES] = performance.now() - r0;
@@ -380,11 +417,13 @@ function medianAndSpread(values: Float64Array, count: number): { median: number;
 
 function updatePerf(): void {
   if (!live) return;
-  const e = medianAndSpread(evalTimes, frames), r = medianAndSpread(renderTimes, frames);
+  const e = medianAndSpread(evalTimes, frames), u = medianAndSpread(uploadTimes, frames), r = medianAndSpread(renderTimes, frames);
   const count = 1 + (live.crowd?.count ?? 0);
   const path = live.crowd ? (live.crowd.wasm ? " · crowd on the WebAssembly SIMD kernel" : " · crowd on the JS path") : "";
   // performance.now() is coarsened by browsers (5 µs–100 µs): medians over many frames, with their spread.
-  $("perf").textContent = `evaluate ${e.median.toFixed(3)} ms (IQR ${e.iqr.toFixed(3)}) · render ${r.median.toFixed(3)} ms (IQR ${r.iqr.toFixed(3)}) · medians of ${Math.min(frames, FRAME_TIMES)} frames · ${count} character(s) · ${((e.median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}`;
+  const drawn = crowdView ? crowdView.stats() : null;
+  const crowdText = drawn ? ` · crowd drawn: ${drawn.characters} in ${drawn.drawCalls} draw call(s), ${drawn.updated} evaluated this frame${drawn.lod ? " (update-rate LOD)" : ""}` : "";
+  $("perf").textContent = `evaluate ${e.median.toFixed(3)} ms (IQR ${e.iqr.toFixed(3)}) · upload ${u.median.toFixed(3)} ms (IQR ${u.iqr.toFixed(3)}) · render ${r.median.toFixed(3)} ms (IQR ${r.iqr.toFixed(3)}) · medians of ${Math.min(frames, FRAME_TIMES)} frames · ${count} character(s) · ${((e.median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}${crowdText}`;
 }
 
 async function readFileBytes(file: File): Promise<{ bytes: Uint8Array; name: string }> {
@@ -438,6 +477,7 @@ document.addEventListener("drop", (e) => {
 $<HTMLInputElement>("toggle-skeleton").addEventListener("change", (e) => viewport.setSkeletonVisible((e.target as HTMLInputElement).checked));
 $<HTMLInputElement>("toggle-crowd").addEventListener("change", () => applyCrowdSize());
 $<HTMLInputElement>("crowd-size").addEventListener("input", () => applyCrowdSize());
+$<HTMLInputElement>("toggle-crowd-lod").addEventListener("change", (e) => crowdView?.setLod((e.target as HTMLInputElement).checked));
 $("frame").addEventListener("click", () => character && viewport.frame(character.root));
 document.addEventListener("keydown", (e) => {
   const target = e.target as HTMLElement;
@@ -521,6 +561,18 @@ Object.assign(window, {
     shownStep: () => shownStep,
     /** The camera's distance to its target and the character's framed size (for the framing tests). */
     framing: () => viewport.framing(),
+    /** The drawn crowd, for its tests and scripts/studio-figures.mjs (null when the crowd is off). */
+    crowdDraw: () => crowdView && character ? {
+      ...crowdView.stats(),
+      calls: viewport.renderer.info.render.calls,
+      characterDrawItems: drawItems(character.root),
+      sceneDrawItems: drawItems(viewport.scene),
+      distinctPoses: (sample: number) => crowdView!.distinctPoses(sample),
+      agreementWithThree: (index: number) => crowdView!.agreementWithThree(index),
+    } : null,
+    setCrowdVisible: (visible: boolean) => { if (crowdView) crowdView.group.visible = visible; },
+    /** Frame-time samples (ms) of the last frames: evaluate, upload, render. */
+    frameTimes: () => ({ evaluate: Array.from(evalTimes), upload: Array.from(uploadTimes), render: Array.from(renderTimes), frames }),
     /** The deterministic digest of the bundled scripted run, computed here in the browser. */
     scriptedDigest: async () => {
       if (!character) throw new Error("no character loaded");
