@@ -21,6 +21,8 @@ export interface CrowdDrawStats {
   readonly drawCalls: number;
   /** Characters evaluated since the previous upload (the LOD skips the others). */
   readonly updated: number;
+  /** Steps since the previous upload (the studio runs fixed 1/60 s steps, several when a frame is slow). */
+  readonly steps: number;
   readonly lod: boolean;
 }
 
@@ -77,6 +79,15 @@ const SKINNING_PARS = /* glsl */ `
 		return mat4( v1, v2, v3, v4 );
 	}
 #endif
+`;
+
+// skinbase_vertex for a rigid mesh: every vertex follows one "bone" with weight 1, so one matrix is
+// fetched instead of four (the other three have weight 0 and would be fetched for nothing).
+const RIGID_SKINBASE = /* glsl */ `
+	mat4 boneMatX = getBoneMatrix( skinIndex.x );
+	mat4 boneMatY = mat4( 0.0 );
+	mat4 boneMatZ = mat4( 0.0 );
+	mat4 boneMatW = mat4( 0.0 );
 `;
 
 /** One bone texture per three.js Skeleton (meshes sharing a skeleton share it). */
@@ -200,7 +211,10 @@ export function createCrowdRenderer(crowd: Crowd, character: CrowdCharacter, ren
     skinList.push(skin);
     return skin;
   };
-  const instance = (name: string, geometry: THREE.BufferGeometry, sourceMaterial: THREE.Material | THREE.Material[], skin: SkinSet, bindMatrix: THREE.Matrix4, bindMatrixInverse: THREE.Matrix4): void => {
+  const instance = (
+    name: string, geometry: THREE.BufferGeometry, sourceMaterial: THREE.Material | THREE.Material[], skin: SkinSet,
+    bindMatrix: THREE.Matrix4, bindMatrixInverse: THREE.Matrix4, rigidMesh: boolean,
+  ): void => {
     const patch = (m: THREE.Material): THREE.Material => {
       const material = m.clone();
       material.defines = { ...(material.defines ?? {}), USE_SKINNING: "" };
@@ -208,11 +222,12 @@ export function createCrowdRenderer(crowd: Crowd, character: CrowdCharacter, ren
         const before = shader.vertexShader;
         shader.vertexShader = before.replace("#include <skinning_pars_vertex>", SKINNING_PARS);
         if (shader.vertexShader === before) throw new Error(`crowd skinning: ${material.type} has no skinning_pars_vertex chunk to patch`);
+        if (rigidMesh) shader.vertexShader = shader.vertexShader.replace("#include <skinbase_vertex>", RIGID_SKINBASE);
         shader.uniforms["boneTexture"] = { value: skin.texture };
         shader.uniforms["bindMatrix"] = { value: bindMatrix };
         shader.uniforms["bindMatrixInverse"] = { value: bindMatrixInverse };
       };
-      material.customProgramCacheKey = () => "animgraph-instanced-skinning";
+      material.customProgramCacheKey = () => (rigidMesh ? "animgraph-instanced-rigid" : "animgraph-instanced-skinning");
       materials.push(material);
       return material;
     };
@@ -239,7 +254,7 @@ export function createCrowdRenderer(crowd: Crowd, character: CrowdCharacter, ren
     // "attached" binding (GLTFLoader's): world = Σ w · bone world · inverse bind · bindMatrix · v, so
     // bindMatrixInverse is the identity here and the placement goes in the instance matrix.
     const bindInverse = source.bindMode === THREE.AttachedBindMode ? new THREE.Matrix4() : source.bindMatrixInverse.clone();
-    instance(source.name, source.geometry, source.material, skin, source.bindMatrix.clone(), bindInverse);
+    instance(source.name, source.geometry, source.material, skin, source.bindMatrix.clone(), bindInverse, false);
   }
   if (rigid.length > 0) {
     // Each rigid mesh is one "bone": its nearest bound ancestor's joint × the mesh's offset from it.
@@ -253,7 +268,7 @@ export function createCrowdRenderer(crowd: Crowd, character: CrowdCharacter, ren
       offsets.push(driver === mesh ? new THREE.Matrix4() : driver.matrixWorld.clone().invert().multiply(mesh.matrixWorld));
     }
     const skin = makeSkin(drivers, joints, offsets);
-    rigid.forEach((mesh, r) => instance(mesh.name, rigidGeometry(mesh, r), mesh.material, skin, new THREE.Matrix4(), new THREE.Matrix4()));
+    rigid.forEach((mesh, r) => instance(mesh.name, rigidGeometry(mesh, r), mesh.material, skin, new THREE.Matrix4(), new THREE.Matrix4(), true));
   }
 
   // Placement: a grid behind the character, one character's footprint apart, each turned a little.
@@ -292,8 +307,8 @@ export function createCrowdRenderer(crowd: Crowd, character: CrowdCharacter, ren
   const dts = new Float64Array(N);
   const selected = new Int32Array(N);
   const dirty = new Uint8Array(N);
-  let updated = 0;
-  let lastUpdated = 0;
+  let updated = 0, steps = 0;
+  let lastUpdated = 0, lastSteps = 0;
   const model = crowd.model;
 
   function writeRow(skin: SkinSet, i: number): void {
@@ -328,9 +343,12 @@ export function createCrowdRenderer(crowd: Crowd, character: CrowdCharacter, ren
       frame++;
       evaluateCrowdSelected(crowd, selected, n, dts);
       updated += n;
+      steps++;
     },
     upload() {
       lastUpdated = updated;
+      lastSteps = steps;
+      steps = 0;
       if (updated === 0) return;
       updated = 0;
       for (const skin of skinList) {
@@ -340,7 +358,7 @@ export function createCrowdRenderer(crowd: Crowd, character: CrowdCharacter, ren
       dirty.fill(0);
     },
     stats() {
-      return { characters: N, drawCalls: drawItems(group), updated: lastUpdated, lod: lodOn };
+      return { characters: N, drawCalls: drawItems(group), updated: lastUpdated, steps: lastSteps, lod: lodOn };
     },
     setLod(on) { lodOn = on; },
     distinctPoses(sample) {

@@ -62,6 +62,7 @@ const uploadTimes = new Float64Array(FRAME_TIMES);
 /** The drawn crowd (instanced GPU skinning) of `live.crowd`, or null. */
 let crowdView: CrowdRenderer | null = null;
 let frames = 0;
+let perfShownAt = 0;
 
 function setStatus(text: string): void {
   if (status.textContent !== text) status.textContent = text;
@@ -329,7 +330,11 @@ function tick(now: number): void {
   renderTimes[frames % FRAME_TIMES] = performance.now() - r0;
   frames++;
   updateTimeline();
-  if (frames % 15 === 0) updatePerf();
+  // Every 15 frames, and at least once a second when frames are slow (a big crowd on a CPU rasteriser).
+  if (frames % 15 === 0 || now - perfShownAt > 1000) {
+    perfShownAt = now;
+    updatePerf();
+  }
 }
 
 function moveRoot(c: Character, instance: GraphInstance): void {
