@@ -3,7 +3,9 @@
 // LOD on and off, the medians and interquartile ranges of evaluate / upload / render (performance.now()
 // around each phase, as the Performance panel shows them) and of the whole frame interval (rAF to rAF,
 // which also holds the GPU's work: render is only the CPU side of three.js's draw calls). Prints a
-// markdown table. Usage: node scripts/studio-figures.mjs [--frames N] [--seconds S] [--sizes 1,100,1000]
+// markdown table. Usage: node scripts/studio-figures.mjs [--frames N] [--seconds S] [--sizes 0,1,100,1000]
+// [--screenshot FILE.png] (size 0: the crowd off, the studio's character alone; the screenshot shows the
+// viewport with a crowd of 1,000).
 // Needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH); WebGL runs on SwiftShader (CPU), so the render
 // and frame figures are a CPU rasteriser's, far above what a GPU gives.
 // Page-side code below runs in the browser (page.evaluate).
@@ -19,8 +21,9 @@ const option = (name, fallback) => {
   return at >= 0 ? args[at + 1] : fallback;
 };
 const FRAMES = Number(option("--frames", "120"));
-const SECONDS = Number(option("--seconds", "60"));
-const SIZES = option("--sizes", "1,100,1000").split(",").map(Number);
+const SECONDS = Number(option("--seconds", "90"));
+const SIZES = option("--sizes", "0,1,100,1000").split(",").map(Number);
+const SCREENSHOT = option("--screenshot", "");
 
 const configFile = fileURLToPath(new URL("../studio/vite.config.ts", import.meta.url));
 await build({ configFile, logLevel: "error" });
@@ -51,7 +54,7 @@ try {
         document.querySelector("#crowd-size").value = String(n);
         document.querySelector("#toggle-crowd-lod").checked = on;
         const toggle = document.querySelector("#toggle-crowd");
-        toggle.checked = true;
+        toggle.checked = n > 0;
         toggle.dispatchEvent(new Event("change"));
         document.querySelector("#toggle-crowd-lod").dispatchEvent(new Event("change"));
       }, [size, lod]);
@@ -72,8 +75,8 @@ try {
           out.render.push(t.render[k]);
           out.interval.push(now - last);
           const draw = studio.crowdDraw();
-          out.updated.push(draw.updated);
-          out.calls = draw.calls;
+          out.updated.push(draw ? draw.updated : 1);
+          out.calls = draw ? draw.calls : null;
           last = now;
         }
         return out;
@@ -88,6 +91,19 @@ try {
       process.stderr.write(`measured ${size} (LOD ${lod ? "on" : "off"}): ${sample.interval.length} frames\n`);
     }
   }
+  if (SCREENSHOT) {
+    await page.evaluate(async () => {
+      document.querySelector("#crowd-size").value = "1000";
+      const toggle = document.querySelector("#toggle-crowd");
+      toggle.checked = true;
+      toggle.dispatchEvent(new Event("change"));
+      const studio = window.animgraphStudio;
+      const end = studio.frames() + 3;
+      while (studio.frames() < end) await new Promise((r) => requestAnimationFrame(r));
+    });
+    await page.locator("#viewport").screenshot({ path: SCREENSHOT });
+    process.stderr.write(`wrote ${SCREENSHOT}\n`);
+  }
   if (errors.length > 0) throw new Error(`page errors: ${errors.join("; ")}`);
   const version = await browser.version();
   const isolated = await page.evaluate(() => window.crossOriginIsolated);
@@ -95,7 +111,8 @@ try {
   console.log("| crowd drawn | LOD | frames | draw calls | evaluated / frame | evaluate ms | µs / evaluated character | upload ms | render ms (CPU side) | frame interval ms |");
   console.log("|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
-    console.log(`| ${r.size.toLocaleString("en")} | ${r.lod ? "on" : "off"} | ${r.frames} | ${r.calls} | ${r.updated.median} | ${fmt(r.evaluate)} | ${r.perCharacter.median === undefined ? "–" : fmt(r.perCharacter)} | ${fmt(r.upload)} | ${fmt(r.render)} | ${fmt(r.interval)} |`);
+    const crowd = r.size === 0 ? "0 (crowd off)" : r.size.toLocaleString("en");
+    console.log(`| ${crowd} | ${r.size === 0 ? "–" : r.lod ? "on" : "off"} | ${r.frames} | ${r.calls ?? "–"} | ${r.updated.median} | ${fmt(r.evaluate)} | ${r.perCharacter.median === undefined ? "–" : fmt(r.perCharacter)} | ${fmt(r.upload)} | ${fmt(r.render)} | ${fmt(r.interval)} |`);
   }
 } finally {
   await browser.close();
