@@ -17,4 +17,9 @@ export default tseslint.config(
     files: ["**/*.js", "**/*.mjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
   },
+  {
+    // Browser apps (the size probes, the examples): the page's globals.
+    files: ["scripts/size/**/*.js", "examples/*/src/**/*.js", "examples/*/main.js"],
+    languageOptions: { globals: { document: "readonly", window: "readonly", fetch: "readonly", addEventListener: "readonly", requestAnimationFrame: "readonly", performance: "readonly", devicePixelRatio: "readonly", innerWidth: "readonly", innerHeight: "readonly" } },
+  },
 );

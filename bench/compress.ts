@@ -9,7 +9,7 @@ import { sampleClip } from "../src/clip/sample-clip.ts";
 import { compressClip } from "../src/compress/compress-clip.ts";
 import type { CompressedClip } from "../src/compress/compressed-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../src/compress/sample-compressed-clip.ts";
-import { loadBvh } from "../src/io/bvh/index.ts";
+import { loadBvh } from "../src/io/bvh/load-bvh.ts";
 import { createPose } from "../src/pose/pose.ts";
 import { sharedAsset } from "../test/helpers/assets.ts";
 import { independentError, random } from "../test/compress/independent-error.ts";

@@ -3,7 +3,7 @@
 // Run: node --import tsx bench/lod.ts [budgetMs]
 import { createClipCursor } from "../src/clip/clip-cursor.ts";
 import { sampleClip } from "../src/clip/sample-clip.ts";
-import { loadBvh } from "../src/io/bvh/index.ts";
+import { loadBvh } from "../src/io/bvh/load-bvh.ts";
 import { createBudgetScheduler, starvationBound } from "../src/lod/budget-scheduler.ts";
 import { activeJointCount, createJointLod } from "../src/lod/joint-lod.ts";
 import { createPose } from "../src/pose/pose.ts";

@@ -2,10 +2,11 @@
 // process (docs/performance.md describes the method). Prints a markdown table, then one JSON line.
 import { cpus } from "node:os";
 import { step } from "../src/graph/step.ts";
-import { createCrowd, createCrowdWorkers, evaluateCrowd, loadCrowdKernelSync, type Crowd, type CrowdKernel } from "../src/crowd/index.ts";
+import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type Crowd, type CrowdKernel } from "../src/crowd/index.ts";
+import { createCrowdWorkers } from "../src/crowd/crowd-workers.ts";
 import type { CompiledGraph } from "../src/graph/compiled-graph.ts";
 import { compressClip } from "../src/compress/compress-clip.ts";
-import { loadBvh } from "../src/io/bvh/index.ts";
+import { loadBvh } from "../src/io/bvh/load-bvh.ts";
 import { sharedAsset } from "../test/helpers/assets.ts";
 import { allocatedBytesPerFrame, median, retainedBytes, timeFrames } from "./measure.ts";
 import { createThreeCrowd, stepThreeCrowd } from "./three-crowd.ts";

@@ -8,7 +8,7 @@ import { clone as cloneSkinned } from "three/examples/jsm/utils/SkeletonUtils.js
 import type { Clip } from "../src/clip/clip.ts";
 import { compileGraph } from "../src/graph/compile-graph.ts";
 import type { CompiledGraph, RuntimeOptions } from "../src/graph/compiled-graph.ts";
-import { loadGltf } from "../src/io/gltf/index.ts";
+import { loadGltfFile } from "../src/io/gltf/load-gltf-file.ts";
 import { parseJsonText } from "../src/json/index.ts";
 import type { Skeleton } from "../src/skeleton/skeleton.ts";
 import { parseGraphSpec } from "../src/spec/index.ts";
@@ -67,7 +67,7 @@ function byName(clips: readonly AnimationClip[], name: string): AnimationClip {
 /** RobotExpressive: Walking + Running at 50 %, Yes as an additive layer. */
 export async function robotWorkload(): Promise<Workload> {
   const path = sharedAsset("robot-expressive/RobotExpressive.glb");
-  const loaded = await loadGltf(path);
+  const loaded = await loadGltfFile(path);
   if (!loaded.ok) throw new Error(`loadGltf failed: ${JSON.stringify(loaded.diagnostics)}`);
   const skeleton = loaded.skeletons[0]!;
   const gltf = await loadGltfWithThree(path);

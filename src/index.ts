@@ -1,10 +1,11 @@
-// The public API of animgraph: an explicit list, so internals stay internal.
+// The public API of animgraph: an explicit list, so internals stay internal. This entry runs in browsers
+// and Node alike (no Node built-in is reachable from it; test/package/browser-entry.test.ts holds that);
+// reading and writing files by path is in animgraph/node (src/node.ts).
 export type { Diagnostic, Severity } from "./diagnostics/diagnostic.ts";
 export { compareDiagnostics, formatDiagnostic, hasErrors } from "./diagnostics/diagnostic.ts";
 export { ExitCode } from "./diagnostics/exit-codes.ts";
 export type { JsonNode, JsonDocument, JsonLimits } from "./json/index.ts";
-export { parseJsonText, readJsonFile, toPlainValue } from "./json/index.ts";
-export { writeFileAtomic } from "./fs/atomic-write.ts";
+export { parseJsonText, toPlainValue } from "./json/index.ts";
 
 export type { Pose } from "./pose/pose.ts";
 export { createPose, copyPose } from "./pose/pose.ts";
@@ -18,7 +19,7 @@ export type { BlendCheckReport, BlendCheckResult, BlendSpecValidation, PermilleA
 export {
   floorDiv, axisPermille, bilinearPermille, compareCodePoints, sortedByCodePoint, digest16, dumpPythonJson,
   validateBlendSpec, analyzeBlendSpec, blendSpecFindings, formatBlendSummary, formatBlendReportJson,
-  blendCheckFile, blendCheckText, blendCheckDocument,
+  blendCheckText, blendCheckDocument,
 } from "./blend-check/index.ts";
 
 export type { WeightArray, BlendGrid, BlendSample2D, BlendSpace2DKind, CompiledBlendSpace2D, CompileBlendSpace2DOptions, CompileBlendSpace2DResult } from "./blend-space/index.ts";
@@ -27,13 +28,13 @@ export {
 } from "./blend-space/index.ts";
 
 export type { BvhChannel, BvhData, BvhEndSite, BvhJointInfo, BvhLimits, BvhOptions, BvhResult } from "./io/bvh/index.ts";
-export { parseBvh, loadBvh } from "./io/bvh/index.ts";
+export { parseBvh } from "./io/bvh/index.ts";
 export type {
   BoneRole, BoneSide, BoneMap, BoneMapEntry, BoneMapProposal, BoneMatchReason, BoneMapReadResult, BoneMapSettings,
   CompileBoneMapOptions, CompileBoneMapResult, CompiledBoneMap, RetargetOptions,
 } from "./retarget/index.ts";
-export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, readBoneMapFile, compileBoneMap, retargetClip, bindPose, addClipToGltf, normalizeSkinWeights } from "./retarget/index.ts";
-export type { SkinWeightFix, FootContactOptions } from "./retarget/index.ts";
+export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, compileBoneMap, retargetClip, bindPose } from "./retarget/index.ts";
+export type { FootContactOptions } from "./retarget/index.ts";
 export { findAnimatedRoot, detectFootContacts } from "./retarget/index.ts";
 export { twoBoneIk, aimIk } from "./ik/index.ts";
 
@@ -80,8 +81,10 @@ export {
 export type { NumArray } from "./math/mat4.ts";
 export { mat4Identity, mat4Copy, mat4FromTRS, mat4Multiply, mat4Invert, mat4Decompose, mat4MaxDifference } from "./math/mat4.ts";
 export { localToModel, skinningMatrices, modelToLocal } from "./pose/local-to-model.ts";
-export type { LoadGltfOptions, GltfLoadResult, GltfMorphTargets, DroppedTrack } from "./io/gltf/index.ts";
-export { loadGltf, mergeClips } from "./io/gltf/index.ts";
+export type { LoadGltfOptions, GltfLoadResult, GltfMorphTargets } from "./io/gltf/load-gltf.ts";
+export { loadGltf } from "./io/gltf/load-gltf.ts";
+export type { DroppedTrack } from "./io/gltf/merge-clips.ts";
+export { mergeClips } from "./io/gltf/merge-clips.ts";
 
 // Graph specs: the authoring format, its parser/validator and the linter (docs/spec-format.md).
 export type {
@@ -90,9 +93,9 @@ export type {
   InterruptionSpec, CurveName, TransitionSpec as GraphTransitionSpec, LayerMode as GraphLayerMode,
 } from "./spec/graph-spec.ts";
 export type { ParseGraphSpecOptions, ParseGraphSpecResult, ReadGraphSpecResult, SpecLimits, SpecObjectKind } from "./spec/index.ts";
-export { parseGraphSpec, readGraphSpec, SPEC_KEYS, SPEC_ENUMS, SPEC_DEFAULTS, ANY_STATE, DEFAULT_SPEC_LIMITS, nodeAtPointer, locateDiagnostics } from "./spec/index.ts";
-export type { LintClipInfo, LintOptions, LintDocumentResult, SeedLintResult, LintAssets, SarifOptions, LintCodeInfo } from "./lint/index.ts";
-export { lintGraph, lintDocument, isSeedSpec, lintSeedSpec, lintAssetsFromGltf, toSarif, LINT_CODES } from "./lint/index.ts";
+export { parseGraphSpec, SPEC_KEYS, SPEC_ENUMS, SPEC_DEFAULTS, ANY_STATE, DEFAULT_SPEC_LIMITS, nodeAtPointer, locateDiagnostics } from "./spec/index.ts";
+export type { LintClipInfo, LintOptions, LintDocumentResult, SeedLintResult, LintCodeInfo } from "./lint/index.ts";
+export { lintGraph, lintDocument, isSeedSpec, lintSeedSpec, LINT_CODES } from "./lint/index.ts";
 
 // The graph runtime (docs/runtime.md): compile, instances, commands, step, timelines, digests, demos.
 export type {
@@ -104,15 +107,15 @@ export type {
   StepExplanation, MachineExplanation, TransitionExplanation, TransitionVerdict, ConditionExplanation,
 } from "./graph/index.ts";
 export {
-  OP, INTERRUPT, compileGraph, resolveRuntimeOptions, createProceduralClip, isProceduralClip, createInstance,
-  setParam, getParam, trigger, resetTrigger, travel, step, evaluateMachine, parseTimeline, readTimeline, parseDt,
+  OP, INTERRUPT, compileGraph, compileLintedGraph, resolveRuntimeOptions, createProceduralClip, isProceduralClip, createInstance,
+  setParam, getParam, trigger, resetTrigger, travel, step, evaluateMachine, parseTimeline, parseDt,
   runTimeline, applyCommand, timelineStepCount, createSha256, digestRun, hashPose, describeStep, formatStepLine,
   explainStep, formatExplanation,
 } from "./graph/index.ts";
 export { runSeedDemo, seedDemoSpec, seedDemoAssets, compileSeedDemo, formatFixed, padRight, standInClips, clipNamesOf } from "./demo/index.ts";
 
-// Crowds: many characters of one graph over contiguous buffers, shared sampling, worker threads (docs/performance.md).
-export type { Crowd, CrowdOptions, SampleCache, GraphRecipe, GraphFactory, CrowdWorkersOptions, CrowdWorkers, CrowdKernel } from "./crowd/index.ts";
-export { createCrowd, evaluateCrowd, evaluateCrowdSelected, poseStride, poseView, createSampleCache, beginFrame, SLOTS_PER_CLIP, createCrowdWorkers, buildGraph, loadCrowdKernel, loadCrowdKernelSync, crowdKernelSupported } from "./crowd/index.ts";
+// Crowds: many characters of one graph over contiguous buffers, shared sampling (docs/performance.md).
+export type { Crowd, CrowdOptions, SampleCache, CrowdKernel } from "./crowd/index.ts";
+export { createCrowd, evaluateCrowd, evaluateCrowdSelected, poseStride, poseView, createSampleCache, beginFrame, SLOTS_PER_CLIP, loadCrowdKernel, loadCrowdKernelSync, crowdKernelSupported } from "./crowd/index.ts";
 export type { ClipSampler } from "./graph/graph-instance.ts";
 export { advanceInstance } from "./graph/step.ts";

@@ -27,7 +27,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^animgraph\/three$/, replacement: here("../src/three/index.ts") },
-      { find: /^animgraph$/, replacement: here("../src/browser.ts") },
+      { find: /^animgraph$/, replacement: here("../src/index.ts") },
     ],
   },
   build: { outDir: here("dist"), emptyOutDir: true, chunkSizeWarningLimit: 2000, target: "es2022" },

@@ -3,12 +3,12 @@
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import {
-  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, formatDiagnostic, loadCrowdKernel, loadGltf,
+  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, formatDiagnostic, loadCrowdKernel, loadGltfFile,
   localToModel, parseGraphSpec, parseJsonText, setParam, step, trigger,
-} from "animgraph";
+} from "animgraph/node";
 
 const here = (p) => new URL(p, import.meta.url);
-const character = await loadGltf(here("../robot/RobotExpressive.glb").pathname);
+const character = await loadGltfFile(here("../robot/RobotExpressive.glb").pathname);
 const skeleton = character.skeletons[0];
 
 // Parse (every problem reported with its JSON pointer), then compile names into indices, once.

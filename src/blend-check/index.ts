@@ -7,4 +7,4 @@ export { validateBlendSpec, nodeAtPointer, type BlendSpecValidation } from "./va
 export { analyzeBlendSpec, samplesOnCorners, insideAxes, type BlendCheckReport } from "./analyze-blend-spec.ts";
 export { blendSpecFindings } from "./blend-spec-findings.ts";
 export { formatBlendSummary, formatBlendReportJson } from "./format-report.ts";
-export { blendCheckFile, blendCheckText, blendCheckDocument, type BlendCheckResult } from "./blend-check-file.ts";
+export { blendCheckText, blendCheckDocument, type BlendCheckResult } from "./blend-check-text.ts";

@@ -5,7 +5,7 @@ export type {
 } from "./compiled-graph.ts";
 export { OP, INTERRUPT } from "./compiled-graph.ts";
 export type { CompileGraphResult } from "./compile-graph.ts";
-export { compileGraph, resolveRuntimeOptions } from "./compile-graph.ts";
+export { compileGraph, compileLintedGraph, resolveRuntimeOptions } from "./compile-graph.ts";
 export type { ProceduralClip, ProceduralClipInit, MotionSource } from "./motion-source.ts";
 export { createProceduralClip, isProceduralClip } from "./motion-source.ts";
 export type { GraphInstance, MachineInstance, StackEntry, StepResult, LayerStepInfo } from "./graph-instance.ts";
@@ -15,7 +15,7 @@ export type { TravelPlan } from "./commands.ts";
 export { setParam, getParam, trigger, resetTrigger, travel } from "./commands.ts";
 export { step, evaluateMachine } from "./step.ts";
 export type { Timeline, TimelineCommand, ParseTimelineResult } from "./timeline.ts";
-export { parseTimeline, readTimeline, parseDt } from "./timeline.ts";
+export { parseTimeline, parseDt } from "./timeline.ts";
 export { runTimeline, applyCommand, timelineStepCount } from "./run-timeline.ts";
 export type { Hasher } from "./sha256.ts";
 export { createSha256 } from "./sha256.ts";

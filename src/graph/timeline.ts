@@ -1,5 +1,5 @@
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { JsonReader, readJsonFile, type JsonDocument, type JsonNode } from "../json/index.ts";
+import { JsonReader, type JsonDocument, type JsonNode } from "../json/index.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
 
 /**
@@ -186,7 +186,3 @@ function readEvent(r: JsonReader, node: JsonNode, graph: CompiledGraph, duration
   }
 }
 
-/** Reads and validates a timeline file (see parseTimeline). `label` names it in diagnostics. */
-export function readTimeline(path: string, graph: CompiledGraph, label: string = path): ParseTimelineResult {
-  return parseTimeline(readJsonFile(path, {}, label), graph);
-}

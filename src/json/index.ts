@@ -1,5 +1,5 @@
 export type { JsonNode, JsonObjectNode, JsonArrayNode, JsonStringNode, JsonNumberNode, JsonBooleanNode, JsonNullNode } from "./json-node.ts";
 export { describeKind, toPlainValue } from "./json-node.ts";
-export { parseJsonText, readJsonFile, diagnosticAt, DEFAULT_JSON_LIMITS, type JsonDocument, type JsonLimits } from "./parse-json.ts";
+export { parseJsonText, diagnosticAt, DEFAULT_JSON_LIMITS, type JsonDocument, type JsonLimits } from "./parse-json.ts";
 export { JsonReader } from "./json-reader.ts";
 export { SourceText } from "./source-text.ts";

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
-import { loadGltf } from "../io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../io/gltf/load-gltf-file.ts";
 import type { LintClipInfo } from "./lint-options.ts";
 
 /** What the linter takes from a glTF file: its clips and its joints. */
@@ -17,7 +17,7 @@ export interface LintAssets {
  * no loop mode, so clips carry none (a state's `loop` decides, default "loop").
  */
 export async function lintAssetsFromGltf(path: string, label: string = path): Promise<LintAssets> {
-  const r = await loadGltf(path, { fileName: label });
+  const r = await loadGltfFile(path, { fileName: label });
   const joints = new Set<string>();
   for (const s of r.skeletons) for (const n of s.names) joints.add(n);
   return {

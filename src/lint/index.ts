@@ -3,6 +3,4 @@ export type { LintClipInfo, LintOptions } from "./lint-options.ts";
 export { lintGraph } from "./lint-graph.ts";
 export { lintDocument, type LintDocumentResult } from "./lint-document.ts";
 export { isSeedSpec, lintSeedSpec, type SeedLintResult } from "./lint-seed-spec.ts";
-export { lintAssetsFromGltf, type LintAssets } from "./clips-from-gltf.ts";
-export { toSarif, type SarifOptions } from "./sarif.ts";
 export { LINT_CODES, type LintCodeInfo } from "./lint-codes.ts";

@@ -2,7 +2,7 @@ import { extname } from "node:path";
 import type { Clip } from "../clip/clip.ts";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadBvh } from "../io/bvh/load-bvh.ts";
-import { loadGltf } from "../io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../io/gltf/load-gltf-file.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
 /** A skeleton and its clips from a .bvh or a glTF file (the first skeleton of a glTF). */
@@ -34,7 +34,7 @@ export async function loadRig(path: string, options: LoadRigOptions = {}): Promi
     if (hasErrors(r.diagnostics)) return { kind: "bvh", clips: [], diagnostics: r.diagnostics };
     return { kind: "bvh", ...(r.skeleton ? { skeleton: r.skeleton } : {}), clips: r.clip ? [r.clip] : [], diagnostics: r.diagnostics };
   }
-  const r = await loadGltf(path, { fileName: label });
+  const r = await loadGltfFile(path, { fileName: label });
   const skeleton = r.ok ? r.skeletons[0] : undefined;
   return {
     kind: "gltf",

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
-import { JsonReader, readJsonFile, type JsonDocument, type JsonNode, type JsonObjectNode } from "../json/index.ts";
+import { JsonReader, type JsonDocument, type JsonNode, type JsonObjectNode } from "../json/index.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { proposeBoneMap, type BoneMap, type BoneMapEntry } from "./propose-bone-map.ts";
 
@@ -103,9 +103,3 @@ export function readBoneMap(doc: JsonDocument, source: Skeleton, target: Skeleto
   return { map: { entries }, settings, diagnostics: reader.diagnostics };
 }
 
-/** Reads a bone-map JSON file (see readBoneMap); file problems are diagnostics too. */
-export function readBoneMapFile(path: string, source: Skeleton, target: Skeleton, label: string = path): BoneMapReadResult {
-  const doc = readJsonFile(path, {}, label);
-  if (!doc.root) return { settings: {}, diagnostics: doc.diagnostics };
-  return readBoneMap(doc, source, target);
-}

@@ -1,5 +1,5 @@
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { readJsonFile, type JsonDocument, type JsonNode } from "../json/index.ts";
+import { type JsonDocument, type JsonNode } from "../json/index.ts";
 import type { GraphSpec, LayerSpec, MaskSpec, ParamRef, ParamSpec } from "./graph-spec.ts";
 import { readMachine, readParamRef } from "./parse-machine.ts";
 import { SPEC_DEFAULTS } from "./spec-keys.ts";
@@ -41,15 +41,6 @@ export function parseGraphSpec(doc: JsonDocument, options: ParseGraphSpecOptions
   return hasErrors(r.diagnostics) ? { diagnostics: r.diagnostics } : { spec, diagnostics: r.diagnostics };
 }
 
-/**
- * Reads and parses a graph spec file (at most `limits.maxBytes`). `label` names the file in
- * diagnostics (default: the path as given).
- */
-export function readGraphSpec(path: string, options: ParseGraphSpecOptions = {}, label: string = path): ReadGraphSpecResult {
-  const maxBytes = options.limits?.maxBytes ?? DEFAULT_SPEC_LIMITS.maxBytes;
-  const document = readJsonFile(path, { maxBytes }, label);
-  return { ...parseGraphSpec(document, options), document };
-}
 
 /** Builds the spec; parts that failed hold placeholders, and the caller drops the spec if anything failed. */
 function readRoot(r: SpecReader, root: JsonNode, file: string): GraphSpec {

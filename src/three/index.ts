@@ -6,3 +6,5 @@ export type { SkeletonFromThreeResult } from "./skeleton-from-three.ts";
 export { skeletonFromThree } from "./skeleton-from-three.ts";
 export type { ClipFromThreeOptions, ClipFromThreeResult } from "./clip-from-three.ts";
 export { clipFromThree, smoothToCubicSpline } from "./clip-from-three.ts";
+export type { ThreeGltf, FromThreeGltfResult } from "./from-three-gltf.ts";
+export { fromThreeGltf } from "./from-three-gltf.ts";

@@ -2,13 +2,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { blendCheckFile, blendCheckText } from "../../src/blend-check/blend-check-file.ts";
+import { blendCheckFile } from "../../src/blend-check/blend-check-file.ts";
+import { blendCheckText } from "../../src/blend-check/blend-check-text.ts";
 import { analyzeBlendSpec, type BlendCheckReport } from "../../src/blend-check/analyze-blend-spec.ts";
 import { blendSpecFindings } from "../../src/blend-check/blend-spec-findings.ts";
 import type { BlendCheckSpec } from "../../src/blend-check/blend-spec.ts";
 import { formatBlendReportJson, formatBlendSummary } from "../../src/blend-check/format-report.ts";
 import { formatDiagnostic } from "../../src/diagnostics/diagnostic.ts";
-import { readJsonFile } from "../../src/json/index.ts";
+import { readJsonFile } from "../../src/json/read-json-file.ts";
 import { validateBlendSpec } from "../../src/blend-check/validate-blend-spec.ts";
 import { repoPath } from "../helpers/assets.ts";
 

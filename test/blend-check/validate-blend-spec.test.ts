@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { blendCheckFile, blendCheckText } from "../../src/blend-check/blend-check-file.ts";
+import { blendCheckFile } from "../../src/blend-check/blend-check-file.ts";
+import { blendCheckText } from "../../src/blend-check/blend-check-text.ts";
 import { formatDiagnostic } from "../../src/diagnostics/diagnostic.ts";
 import { repoPath } from "../helpers/assets.ts";
 

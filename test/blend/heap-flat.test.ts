@@ -13,7 +13,7 @@ import { makeAdditiveClip } from "../../src/clip/additive-clip.ts";
 import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { floatTrackLength, sampleClip, sampleFloatTracks } from "../../src/clip/sample-clip.ts";
 import { wrapTime } from "../../src/clip/wrap-time.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { evaluateCurve } from "../../src/math/curves.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { createRootMotionExtractor, extractRootMotion } from "../../src/root-motion/root-motion.ts";
@@ -24,7 +24,7 @@ setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
 test("heap stays flat over 10,000 frames of sampling + blending on RobotExpressive", { skip: !HAVE_SHARED_ASSETS && "no assets" }, async () => {
-  const result = await loadGltf(sharedAsset("robot-expressive/RobotExpressive.glb"));
+  const result = await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"));
   const byName = (n: string) => result.clips.find((c) => c.name === n)!;
   const walk = byName("Walking"), run = byName("Running"), idle = byName("Idle"), wave = byName("Wave");
   const skeleton = walk.skeleton;

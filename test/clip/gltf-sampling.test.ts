@@ -6,7 +6,7 @@ import type { Clip } from "../../src/clip/clip.ts";
 import { isSeamlessLoop, measureLoopSeam } from "../../src/clip/loop-seam.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
 import { wrapTime } from "../../src/clip/wrap-time.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { quatAngleBetween, quatDot, quatLength } from "../../src/math/quat.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
@@ -14,7 +14,7 @@ import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 const skip = !HAVE_SHARED_ASSETS && "shared assets not present";
 
 async function clipsOf(file: string, mergeAnimations = false): Promise<readonly Clip[]> {
-  const result = await loadGltf(sharedAsset(file), { mergeAnimations });
+  const result = await loadGltfFile(sharedAsset(file), { mergeAnimations });
   assert.ok(result.ok, `${file}: ${result.diagnostics.map((d) => d.message).join("; ")}`);
   return result.clips;
 }

@@ -6,7 +6,7 @@ import { compressClip } from "../../src/compress/compress-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../../src/compress/sample-compressed-clip.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { decompressClip } from "../../src/compress/decompress-clip.ts";
-import { loadBvh } from "../../src/io/bvh/index.ts";
+import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 import { independentError, random } from "./independent-error.ts";
 

@@ -4,7 +4,7 @@ import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
 import { compressClip } from "../../src/compress/compress-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../../src/compress/sample-compressed-clip.ts";
-import { loadBvh } from "../../src/io/bvh/index.ts";
+import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 import { independentError, random } from "./independent-error.ts";

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { estimateUnitsPerMetre, parseLength } from "../../src/compress/units.ts";
-import { loadBvh } from "../../src/io/bvh/index.ts";
+import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { createSkeleton } from "../../src/skeleton/skeleton.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";

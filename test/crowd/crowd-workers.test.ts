@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createCrowd, createCrowdWorkers, evaluateCrowd } from "../../src/crowd/index.ts";
+import { createCrowd, evaluateCrowd } from "../../src/crowd/index.ts";
+import { createCrowdWorkers } from "../../src/crowd/crowd-workers.ts";
 import { step } from "../../src/graph/step.ts";
 import { robotGraph } from "./robot-graph.ts";
 

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { main } from "../../src/cli/main.ts";
-import { lintAssetsFromGltf, lintDocument, parseJsonText } from "../../src/index.ts";
+import { lintDocument, parseJsonText } from "../../src/index.ts";
+import { lintAssetsFromGltf } from "../../src/node.ts";
 import { repoPath } from "../helpers/assets.ts";
 
 const readme = readFileSync(repoPath("README.md"), "utf8");

@@ -7,10 +7,10 @@ import { main } from "../../src/cli/main.ts";
 import { standInClips } from "../../src/demo/stand-in-clips.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
 import { parseTimeline } from "../../src/graph/timeline.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { parseJsonText } from "../../src/json/index.ts";
 import { lintGraph } from "../../src/lint/lint-graph.ts";
-import { readGraphSpec } from "../../src/spec/parse-graph-spec.ts";
+import { readGraphSpec } from "../../src/spec/read-graph-spec-file.ts";
 import { repoPath } from "../helpers/assets.ts";
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -121,7 +121,7 @@ test("run: unusable input exits 2 with a diagnostic naming the file and pointer"
 
 test("timeline validation: one row per bad input, with its code and pointer", async () => {
   const read = readGraphSpec(repoPath("examples/robot/robot.animgraph.json"));
-  const gltf = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
+  const gltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
   const graph = compileGraph(read.spec!, gltf.skeletons[0]!, gltf.clips).graph!;
   const base = { dt: 0.1, duration: 2 };
   const rows: [unknown, string][] = [

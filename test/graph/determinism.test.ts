@@ -6,16 +6,16 @@ import { compileGraph } from "../../src/graph/compile-graph.ts";
 import type { RuntimeOptions } from "../../src/graph/compiled-graph.ts";
 import { digestRun } from "../../src/graph/digest-run.ts";
 import { createSha256 } from "../../src/graph/sha256.ts";
-import { readTimeline } from "../../src/graph/timeline.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
-import { readGraphSpec } from "../../src/spec/parse-graph-spec.ts";
+import { readTimeline } from "../../src/graph/read-timeline-file.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
+import { readGraphSpec } from "../../src/spec/read-graph-spec-file.ts";
 import { repoPath } from "../helpers/assets.ts";
 
 const GOLDEN = repoPath("test/golden/graph-robot-walk-run-jump.sha256");
 
 async function robot(options: RuntimeOptions) {
   const spec = readGraphSpec(repoPath("examples/robot/robot.animgraph.json")).spec!;
-  const gltf = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
+  const gltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
   const graph = compileGraph(spec, gltf.skeletons[0]!, gltf.clips, options).graph!;
   const timeline = readTimeline(repoPath("examples/robot/walk-run-jump.timeline.json"), graph).timeline!;
   return { graph, timeline };

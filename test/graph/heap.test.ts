@@ -6,8 +6,8 @@ import { setParam, trigger } from "../../src/graph/commands.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
 import { createInstance } from "../../src/graph/graph-instance.ts";
 import { step } from "../../src/graph/step.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
-import { readGraphSpec } from "../../src/spec/parse-graph-spec.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
+import { readGraphSpec } from "../../src/spec/read-graph-spec-file.ts";
 import { repoPath } from "../helpers/assets.ts";
 
 setFlagsFromString("--expose-gc");
@@ -15,7 +15,7 @@ const gc = runInNewContext("gc") as () => void;
 
 test("step allocates nothing: the heap stays flat over many steps", async () => {
   const spec = readGraphSpec(repoPath("examples/robot/robot.animgraph.json")).spec!;
-  const gltf = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
+  const gltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
   const graph = compileGraph(spec, gltf.skeletons[0]!, gltf.clips, { rootMotion: "auto" }).graph!;
   const inst = createInstance(graph);
   // A script that keeps every path busy: blends, triggers, interruptions, the additive layer, events.

@@ -25,8 +25,8 @@ import { compileGraph } from "../../src/graph/compile-graph.ts";
 import type { CompiledGraph, RuntimeOptions } from "../../src/graph/compiled-graph.ts";
 import { createInstance, type GraphInstance } from "../../src/graph/graph-instance.ts";
 import { step } from "../../src/graph/step.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
-import { readGraphSpec } from "../../src/spec/parse-graph-spec.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
+import { readGraphSpec } from "../../src/spec/read-graph-spec-file.ts";
 import { repoPath } from "../helpers/assets.ts";
 
 setFlagsFromString("--expose-gc");
@@ -40,7 +40,7 @@ const BATCH_FRAMES = 100;
 const BATCHES = 8;
 
 const spec = readGraphSpec(repoPath("examples/robot/robot.animgraph.json")).spec!;
-const gltf = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
+const gltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
 
 function robotGraph(options: RuntimeOptions): CompiledGraph {
   const compiled = compileGraph(spec, gltf.skeletons[0]!, gltf.clips, options);

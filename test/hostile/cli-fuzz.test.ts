@@ -187,8 +187,8 @@ test("mutated .agc containers: whatever loads cleanly samples finite values at a
   const { readAgc, writeAgc } = await import("../../src/compress/agc-container.ts");
   const { createCompressedClipCursor, sampleCompressedClip } = await import("../../src/compress/sample-compressed-clip.ts");
   const { createPose } = await import("../../src/pose/pose.ts");
-  const { loadGltf } = await import("../../src/io/gltf/index.ts");
-  const robot = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
+  const { loadGltfFile } = await import("../../src/io/gltf/load-gltf-file.ts");
+  const robot = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
   const clips = robot.clips.filter((c) => c.name === "Wave" || c.name === "Yes");
   const compressed = clips.map((c) => compressClip(c, { tolerance: 1e-3 }).compressed!);
   const bytes = writeAgc(compressed, clips[0]!.skeleton);

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { unpackGlb } from "../io/gltf/gltf-fixtures.ts";
 import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../helpers/assets.ts";
 
@@ -98,7 +98,7 @@ test("the GLB padding trim is linear: megabytes of whitespace load (or fail) at 
   const spaces = new Uint8Array(8 << 20).fill(0x20);
   spaces[spaces.length - 1] = 0x78; // not whitespace at the very end: a backtracking /[\0\s]+$/ goes quadratic
   const t0 = performance.now();
-  const r = await loadGltf(spaces, { fileName: "spaces.gltf" });
+  const r = await loadGltfFile(spaces, { fileName: "spaces.gltf" });
   assert.ok(performance.now() - t0 < 3000);
   assert.equal(r.diagnostics[0]!.code, "E_GLTF_READ");
 });
@@ -233,7 +233,7 @@ test("retarget write failures are E_FILE_WRITE (exit 2), never exit 3; a two-buf
   const r = await run(["retarget", ROBOT, "--clip", "Walking", "--to", target, "--out", "two.glb"], d);
   assert.ok(r.code === 0 || r.code === 1, `${r.code}\n${r.stderr}`);
   assert.ok(statSync(join(d, "two.glb")).size > 1000);
-  assert.equal((await loadGltf(join(d, "two.glb"))).ok, true);
+  assert.equal((await loadGltfFile(join(d, "two.glb"))).ok, true);
 });
 
 test("JSON nested 10,000 deep is E_JSON_TOO_DEEP in every reader (blend-check, lint, run spec and script, retarget --map)", async () => {
@@ -304,7 +304,7 @@ test("a sparse accessor index out of range is E_GLTF_RANGE", async () => {
   new DataView(bin.buffer).setUint16(0, 65535, true);
   assert.ok(count < 65535);
   const { packGlb } = await import("../io/gltf/gltf-fixtures.ts");
-  const r = await loadGltf(packGlb({ json: u.json, bin }), { fileName: "sparse.glb" });
+  const r = await loadGltfFile(packGlb({ json: u.json, bin }), { fileName: "sparse.glb" });
   const found = r.diagnostics.find((x) => x.code === "E_GLTF_RANGE");
   assert.equal(found?.pointer, `/accessors/${acc}/sparse/indices`, JSON.stringify(r.diagnostics.slice(0, 3)));
 });

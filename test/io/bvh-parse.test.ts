@@ -7,7 +7,8 @@ import type { JointTrack } from "../../src/clip/clip.ts";
 import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
 import { createPose } from "../../src/pose/pose.ts";
-import { loadBvh, parseBvh } from "../../src/io/bvh/index.ts";
+import { parseBvh } from "../../src/io/bvh/index.ts";
+import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 
 const PIROUETTE = sharedAsset("bvh-cmu-pirouette/pirouette.bvh");

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseJsonText, readJsonFile, JsonReader } from "../../src/json/index.ts";
+import { parseJsonText, JsonReader } from "../../src/json/index.ts";
+import { readJsonFile } from "../../src/json/read-json-file.ts";
 
 test("keeps pointers, positions and exact big integers", () => {
   const doc = parseJsonText('{\n  "a": [1, 123456789012345678901234567890, 2.5],\n  "__proto__": {"x/y": true}\n}', "f.json");

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { blendCheckFile } from "../../src/blend-check/blend-check-file.ts";
-import { parseJsonText, readJsonFile } from "../../src/json/index.ts";
+import { parseJsonText } from "../../src/json/index.ts";
+import { readJsonFile } from "../../src/json/read-json-file.ts";
 import { lintDocument } from "../../src/lint/lint-document.ts";
 import { isSeedSpec } from "../../src/lint/lint-seed-spec.ts";
 import { repoPath } from "../helpers/assets.ts";

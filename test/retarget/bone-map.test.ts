@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseJsonText } from "../../src/json/index.ts";
-import { loadBvh } from "../../src/io/bvh/index.ts";
-import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
+import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, compileBoneMap } from "../../src/retarget/index.ts";
 import { createSkeleton } from "../../src/skeleton/skeleton.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
@@ -58,7 +58,7 @@ test("proposeBoneMap follows a chain the names do not explain, with lower confid
 
 test("proposal 131_01 → RobotExpressive: legs, arms, spine and head, sides kept, IK helpers left out", { skip }, async () => {
   const walk = loadBvh(sharedAsset("bvh-cmu-131/131_01.bvh")).skeleton!;
-  const robot = (await loadGltf(sharedAsset("robot-expressive/RobotExpressive.glb"))).skeletons[0]!;
+  const robot = (await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"))).skeletons[0]!;
   const p = proposeBoneMap(walk, robot);
   const map = Object.fromEntries(p.entries.map((e) => [e.source, e.target]));
   assert.deepEqual(

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { loadBvh } from "../../src/io/bvh/index.ts";
-import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
+import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { classifySkeleton } from "../../src/retarget/bone-roles.ts";
 import { classifyByTopology, skeletonRoles } from "../../src/retarget/classify-by-topology.ts";
 import { modelFrames } from "../../src/retarget/model-frames.ts";
@@ -13,7 +13,7 @@ import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 const skip = !HAVE_SHARED_ASSETS;
 
 test("classifyByTopology finds CesiumMan's unnamed humanoid: pelvis, spine, neck, head, legs with toes, arms, sides by its facing", { skip }, async () => {
-  const sk = (await loadGltf(sharedAsset("cesium-man/CesiumMan.glb"))).skeletons[0]!;
+  const sk = (await loadGltfFile(sharedAsset("cesium-man/CesiumMan.glb"))).skeletons[0]!;
   const roles = classifyByTopology(sk);
   const name = (key: string): string | undefined => (roles.has(key) ? sk.names[roles.get(key)!] : undefined);
   assert.deepEqual(
@@ -37,8 +37,8 @@ test("skeletonRoles: names win where they give the hips and both legs (CMU, piro
   for (const sk of [
     loadBvh(sharedAsset("bvh-cmu-131/131_01.bvh")).skeleton!,
     loadBvh(sharedAsset("bvh-cmu-pirouette/pirouette.bvh")).skeleton!,
-    (await loadGltf(sharedAsset("robot-expressive/RobotExpressive.glb"))).skeletons[0]!,
-    (await loadGltf(sharedAsset("fox/Fox.glb"))).skeletons[0]!,
+    (await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"))).skeletons[0]!,
+    (await loadGltfFile(sharedAsset("fox/Fox.glb"))).skeletons[0]!,
   ]) {
     assert.deepEqual(skeletonRoles(sk), classifySkeleton(sk));
   }
@@ -49,7 +49,7 @@ test("skeletonRoles: names win where they give the hips and both legs (CMU, piro
 });
 
 test("proposeBoneMap onto CesiumMan: every joint mapped from topology (confidence 0.6), left to left", { skip }, async () => {
-  const cesium = (await loadGltf(sharedAsset("cesium-man/CesiumMan.glb"))).skeletons[0]!;
+  const cesium = (await loadGltfFile(sharedAsset("cesium-man/CesiumMan.glb"))).skeletons[0]!;
   const cmu = loadBvh(sharedAsset("bvh-cmu-131/131_01.bvh")).skeleton!;
   const map = proposeBoneMap(cmu, cesium);
   const pairs = new Map(map.entries.map((e) => [e.source, e]));

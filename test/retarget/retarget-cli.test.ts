@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.ts";
-import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { glbWithoutTextures } from "../three/three-gltf.ts";
@@ -76,7 +76,7 @@ test("animgraph retarget onto Fox.glb: a warning that the fox is not upright, no
   const bytes = new Uint8Array(readFileSync(out));
   const report = await validate(bytes);
   assert.equal(report.issues.numErrors, 0, JSON.stringify(report.issues.messages.filter((m) => m.severity === 0).slice(0, 5)));
-  const loaded = await loadGltf(bytes, { fileName: "fox-walk.glb" });
+  const loaded = await loadGltfFile(bytes, { fileName: "fox-walk.glb" });
   assert.ok(loaded.ok);
   assert.deepEqual(loaded.clips.map((c) => c.name), ["Survey", "Walk", "Run", "CmuWalk"]);
   const walk = loaded.clips[3]!;
@@ -114,7 +114,7 @@ test("animgraph retarget onto RobotExpressive.glb: the validator finds no error 
   assert.equal(k.code, 0, k.err);
   assert.deepEqual(errors(await validate(new Uint8Array(readFileSync(kept)))), errors(before));
   assert.ok(!after.issues.messages.some((m) => m.pointer?.startsWith("/animations/14")));
-  const loaded = await loadGltf(out);
+  const loaded = await loadGltfFile(out);
   const clip = loaded.clips.find((c) => c.name === "131_01")!;
   assert.equal(clip.tracks[0]!.times.length, Math.round(993 * 0.0083333 * 30) + 1);
   const three = await new GLTFLoader().parseAsync(glbWithoutTextures(new Uint8Array(readFileSync(out))), "");

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import type { Clip } from "../../src/clip/clip.ts";
 import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
-import { loadBvh } from "../../src/io/bvh/index.ts";
-import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
+import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { quatRotateVec3 } from "../../src/math/quat.ts";
 import { localToModel } from "../../src/pose/local-to-model.ts";
 import { copyPose, createPose } from "../../src/pose/pose.ts";
@@ -67,7 +67,7 @@ test("retargeting 131_01 onto a copy of its own skeleton reproduces it within 1e
 });
 
 test("retargeting RobotExpressive's Walking onto a copy of its skeleton reproduces it within 1e-5", { skip }, async () => {
-  const robot = await loadGltf(sharedAsset("robot-expressive/RobotExpressive.glb"));
+  const robot = await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"));
   const sk = robot.skeletons[0]!;
   const walking = robot.clips.find((c) => c.name === "Walking")!;
   const copy = copySkeleton(sk);
@@ -91,7 +91,7 @@ let cached: RobotWalk | undefined;
 async function robotWalk(): Promise<RobotWalk> {
   if (cached) return cached;
   const { skeleton, clip } = loadBvh(sharedAsset("bvh-cmu-131/131_01.bvh"));
-  const target = (await loadGltf(sharedAsset("robot-expressive/RobotExpressive.glb"))).skeletons[0]!;
+  const target = (await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"))).skeletons[0]!;
   const { compiled, diagnostics } = compileBoneMap(proposeBoneMap(skeleton!, target), skeleton!, target);
   assert.deepEqual(diagnostics.filter((d) => d.severity !== "info"), []);
   const out = retargetClip(clip!, skeleton!, target, compiled!, { footIk: false });
@@ -197,8 +197,8 @@ test("groundFeet and foot IK: no foot below the robot's ground, hips near its ow
 });
 
 test("a glTF source whose IK feet hang from its skeleton root (RobotExpressive's Jump) onto the Fox: the fox's legs keep their lengths", { skip }, async () => {
-  const robot = await loadGltf(sharedAsset("robot-expressive/RobotExpressive.glb"));
-  const fox = await loadGltf(sharedAsset("fox/Fox.glb"));
+  const robot = await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"));
+  const fox = await loadGltfFile(sharedAsset("fox/Fox.glb"));
   const S = robot.skeletons[0]!, T = fox.skeletons[0]!;
   const jump = robot.clips.find((c) => c.name === "Jump")!;
   const { compiled } = compileBoneMap(proposeBoneMap(S, T), S, T, { targetClips: fox.clips });

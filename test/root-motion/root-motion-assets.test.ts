@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
 import { wrapTime } from "../../src/clip/wrap-time.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { quatTwistAngle } from "../../src/math/quat.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { createRootMotionExtractor, extractRootMotion, stripRootMotion } from "../../src/root-motion/root-motion.ts";
@@ -19,7 +19,7 @@ for (const [file, clipName, jointName, expectedUp] of [
   ["robot-expressive/RobotExpressive.glb", "Walking", "Body", null],
 ] as const) {
   test(`${clipName}: ${jointName} carries the translation; a cycle nets zero, frames never jump, strip keeps it in place`, { skip }, async () => {
-    const result = await loadGltf(sharedAsset(file));
+    const result = await loadGltfFile(sharedAsset(file));
     const clip = result.clips.find((c) => c.name === clipName)!;
     const joint = clip.skeleton.indexOf.get(jointName)!;
     const translationTracks = clip.tracks.filter((t) => t.path === "translation");

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonFile } from "../../src/json/index.ts";
+import { readJsonFile } from "../../src/json/read-json-file.ts";
 import { lintAssetsFromGltf } from "../../src/lint/clips-from-gltf.ts";
 import { lintDocument } from "../../src/lint/lint-document.ts";
 import { isSeedSpec } from "../../src/lint/lint-seed-spec.ts";

@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { build, preview, type PreviewServer } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import {
-  compileGraph, digestRun, loadGltf, parseGraphSpec, parseJsonText, parseTimeline,
-} from "../../src/index.ts";
+  compileGraph, digestRun, loadGltfFile, parseGraphSpec, parseJsonText, parseTimeline,
+} from "../../src/node.ts";
 import { repoPath } from "../helpers/assets.ts";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
@@ -175,7 +175,7 @@ test("every control is labelled and reachable by keyboard; the layout fits 1280Ã
 
 test("the deterministic digest of the bundled scripted run is the same in the browser and in Node", { skip, timeout: 120_000 }, async () => {
   const browserDigest = await page.evaluate(() => (window as unknown as { animgraphStudio: { scriptedDigest(): Promise<string> } }).animgraphStudio.scriptedDigest());
-  const loaded = await loadGltf(repoPath("examples/robot/RobotExpressive.glb"));
+  const loaded = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
   const spec = parseGraphSpec(parseJsonText(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8"), "robot.animgraph.json")).spec!;
   const graph = compileGraph(spec, loaded.skeletons[0]!, loaded.clips, { deterministic: true }).graph!;
   const timeline = parseTimeline(parseJsonText(readFileSync(repoPath("examples/robot/walk-run-jump.timeline.json"), "utf8"), "t.json"), graph).timeline!;
@@ -326,7 +326,7 @@ test("record and rewind: every step is recorded, replays bit for bit, scrubs, st
   assert.equal(imported.steps, steps);
   assert.equal(imported.mismatches, 0);
   // The timeline is valid for `animgraph run` too.
-  const graph = compileGraph(parseGraphSpec(parseJsonText(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8"), "r.json")).spec!, (await loadGltf(repoPath("examples/robot/RobotExpressive.glb"))).skeletons[0]!, (await loadGltf(repoPath("examples/robot/RobotExpressive.glb"))).clips).graph!;
+  const graph = compileGraph(parseGraphSpec(parseJsonText(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8"), "r.json")).spec!, (await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"))).skeletons[0]!, (await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"))).clips).graph!;
   const parsed = parseTimeline(parseJsonText(json, "recording.timeline.json"), graph);
   assert.deepEqual(parsed.diagnostics.filter((d) => d.severity === "error"), []);
   await page.click("#go-live");

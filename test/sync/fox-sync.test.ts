@@ -7,14 +7,14 @@ import { blendPoses } from "../../src/blend/blend-poses.ts";
 import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
 import { wrapTime } from "../../src/clip/wrap-time.ts";
-import { loadGltf } from "../../src/io/gltf/index.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { localToModel } from "../../src/pose/local-to-model.ts";
 import { createSyncGroup, stepSyncGroup, syncedCycleDuration } from "../../src/sync/sync-group.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 
 test("Fox walk/run blend: synced foot contacts repeat every blended cycle; unsynced ones drift", { skip: !HAVE_SHARED_ASSETS && "no assets" }, async () => {
-  const fox = await loadGltf(sharedAsset("fox/Fox.glb"));
+  const fox = await loadGltfFile(sharedAsset("fox/Fox.glb"));
   const walk = fox.clips.find((c) => c.name === "Walk")!, run = fox.clips.find((c) => c.name === "Run")!;
   const skeleton = walk.skeleton;
   const foot = skeleton.indexOf.get("b_LeftFoot02_018")!;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Bone, Object3D, Quaternion, Skeleton as ThreeSkeleton, SkinnedMesh, Vector3 } from "three";
-import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { createSkeleton } from "../../src/skeleton/skeleton.ts";
 import { applyPoseToThree, applyRootMotionToObject3D, bindThreeSkeleton, readPoseFromThree } from "../../src/three/index.ts";
@@ -11,7 +11,7 @@ import { loadGltfWithThree } from "./three-gltf.ts";
 test("binding by name finds GLTFLoader's renamed bones (Foot.L → FootL, Torso → Torso_1) like the node-index route", { skip: !HAVE_SHARED_ASSETS }, async () => {
   for (const file of ["robot-expressive/RobotExpressive.glb", "fox/Fox.glb", "rigged-simple/RiggedSimple.glb"]) {
     const path = sharedAsset(file);
-    const [three, ag] = await Promise.all([loadGltfWithThree(path), loadGltf(path)]);
+    const [three, ag] = await Promise.all([loadGltfWithThree(path), loadGltfFile(path)]);
     const skeleton = ag.skeletons[0]!;
     const byNode = bindThreeSkeleton(skeleton, three.scene, { nodeIndexOf: (o) => three.parser.associations.get(o)?.nodes });
     const byName = bindThreeSkeleton(skeleton, three.scene);
@@ -27,7 +27,7 @@ test("binding by name finds GLTFLoader's renamed bones (Foot.L → FootL, Torso 
 
 test("unnamed glTF joints (CesiumMan) cannot bind by name: one warning per joint", { skip: !HAVE_SHARED_ASSETS }, async () => {
   const path = sharedAsset("cesium-man/CesiumMan.glb");
-  const [three, ag] = await Promise.all([loadGltfWithThree(path), loadGltf(path)]);
+  const [three, ag] = await Promise.all([loadGltfWithThree(path), loadGltfFile(path)]);
   let mesh: SkinnedMesh | undefined;
   three.scene.traverse((o) => {
     if ((o as SkinnedMesh).isSkinnedMesh) mesh = o as SkinnedMesh;

@@ -8,7 +8,8 @@ import { crossfade } from "../../src/blend/crossfade.ts";
 import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
 import { wrapTime } from "../../src/clip/wrap-time.ts";
-import { loadGltf, type GltfLoadResult } from "../../src/io/gltf/load-gltf.ts";
+import { type GltfLoadResult } from "../../src/io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { bindThreeSkeleton, clipFromThree, readPoseFromThree, type ThreeBinding } from "../../src/three/index.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
@@ -33,7 +34,7 @@ function load(file: string, merge = false): Promise<Loaded> {
     p = (async () => {
       const path = sharedAsset(file);
       const three = await loadGltfWithThree(path);
-      const ag = await loadGltf(path, { mergeAnimations: merge });
+      const ag = await loadGltfFile(path, { mergeAnimations: merge });
       assert.ok(ag.ok, ag.diagnostics.map((d) => d.message).join("\n"));
       const { binding, diagnostics } = bindThreeSkeleton(ag.skeletons[0]!, three.scene, {
         nodeIndexOf: (o) => three.parser.associations.get(o)?.nodes,

@@ -7,8 +7,8 @@ import { estimateUnitsPerMetre, parseLength } from "../../compress/units.ts";
 import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { checkOutputFile, writeOutputFile } from "../output-file.ts";
-import { loadBvh } from "../../io/bvh/index.ts";
-import { loadGltf } from "../../io/gltf/index.ts";
+import { loadBvh } from "../../io/bvh/load-bvh.ts";
+import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
 import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
@@ -88,7 +88,7 @@ async function run(ctx: CliContext, input: string, options: CompressCliOptions):
     appendAll(diagnostics, result.diagnostics);
     if (result.clip) clips = [result.clip];
   } else {
-    const result = await loadGltf(inPath, { fileName: input });
+    const result = await loadGltfFile(inPath, { fileName: input });
     appendAll(diagnostics, result.diagnostics);
     clips = [...result.clips];
   }

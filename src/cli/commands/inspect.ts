@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import type { Clip } from "../../clip/clip.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { echo } from "../../diagnostics/diagnostic.ts";
-import { loadGltf, type GltfLoadResult } from "../../io/gltf/load-gltf.ts";
+import { type GltfLoadResult } from "../../io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
 import { localToModel } from "../../pose/local-to-model.ts";
 import { copyPose, createPose } from "../../pose/pose.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
@@ -165,7 +166,7 @@ export const inspectCommand: CliCommand = {
       .option("--json", "print a JSON report instead of text")
       .option("--merge", "merge all animations into one clip (for files that split one motion per joint)")
       .action(async (file: string, options: InspectOptions) => {
-        const result = await loadGltf(resolve(ctx.io.cwd, file), { fileName: file, mergeAnimations: options.merge === true });
+        const result = await loadGltfFile(resolve(ctx.io.cwd, file), { fileName: file, mergeAnimations: options.merge === true });
         const unusable = result.skeletons.length === 0 && !result.ok;
         if (options.json) {
           if (!unusable) ctx.io.stdout(`${JSON.stringify(inspectReport(result), null, 2)}\n`);

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
-import { readJsonFile } from "../../json/index.ts";
+import { readJsonFile } from "../../json/read-json-file.ts";
 import { lintAssetsFromGltf } from "../../lint/clips-from-gltf.ts";
 import { lintDocument } from "../../lint/lint-document.ts";
 import type { LintOptions } from "../../lint/lint-options.ts";

@@ -11,10 +11,11 @@ import { createInstance } from "../../graph/graph-instance.ts";
 import type { MotionSource } from "../../graph/motion-source.ts";
 import { runTimeline } from "../../graph/run-timeline.ts";
 import { createSha256 } from "../../graph/sha256.ts";
-import { parseDt, readTimeline, timelineLimitProblem } from "../../graph/timeline.ts";
-import { loadGltf } from "../../io/gltf/index.ts";
+import { parseDt, timelineLimitProblem } from "../../graph/timeline.ts";
+import { readTimeline } from "../../graph/read-timeline-file.ts";
+import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
-import { readGraphSpec } from "../../spec/parse-graph-spec.ts";
+import { readGraphSpec } from "../../spec/read-graph-spec-file.ts";
 import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
 
 interface RunOptions {
@@ -72,7 +73,7 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
   let skeleton: Skeleton;
   let clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>;
   if (options.clips !== undefined) {
-    const loaded = await loadGltf(resolve(io.cwd, options.clips), { fileName: options.clips });
+    const loaded = await loadGltfFile(resolve(io.cwd, options.clips), { fileName: options.clips });
     ctx.printDiagnostics(loaded.diagnostics.filter((d) => d.severity === "error"));
     const first = loaded.skeletons[0];
     if (!loaded.ok || !first) {

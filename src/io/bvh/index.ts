@@ -1,2 +1,1 @@
 export { parseBvh, type BvhChannel, type BvhData, type BvhEndSite, type BvhJointInfo, type BvhLimits, type BvhOptions, type BvhResult } from "./parse-bvh.ts";
-export { loadBvh, MAX_BVH_BYTES } from "./load-bvh.ts";

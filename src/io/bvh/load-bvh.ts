@@ -1,4 +1,5 @@
-import { decodeUtf8, readInputFile } from "../../fs/read-input-file.ts";
+import { decodeUtf8 } from "../../fs/decode-utf8.ts";
+import { readInputFile } from "../../fs/read-input-file.ts";
 import { parseBvh, type BvhOptions, type BvhResult } from "./parse-bvh.ts";
 
 /** Largest BVH file read (bytes). The bundled CMU takes are under 1 MB. */

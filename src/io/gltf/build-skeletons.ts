@@ -1,9 +1,10 @@
-import type { Document, Node as GltfNode } from "@gltf-transform/core";
 import { mat4Decompose, mat4FromTRS, mat4Identity, mat4MaxDifference, mat4Multiply } from "../../math/mat4.ts";
 import { localToModel } from "../../pose/local-to-model.ts";
 import { createPose } from "../../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../../skeleton/skeleton.ts";
 import { arrayOf, isObject, ptr, type DiagnosticSink, type JsonObject } from "./gltf-json.ts";
+import { accessorFloats, readAccessor, type GltfBuffers } from "./read-accessor.ts";
+import { nodeNameOf } from "./read-channels.ts";
 
 /** A skeleton made from one or more glTF skins with the same joints, and where it sits in the file. */
 export interface GltfSkeleton {
@@ -33,13 +34,22 @@ export const MAX_JOINTS = 0x7fff;
 /** The shared tolerance for "these two matrices are the same" (bind matrices, root transforms). */
 const SAME_MATRIX = 1e-5;
 
+const numbers = (def: JsonObject | undefined, key: string, fallback: readonly number[]): number[] => {
+  const v = def?.[key];
+  return Array.isArray(v) ? (v as number[]) : [...fallback];
+};
+/** A node's TRS as glTF gives it (defaults when absent; a `matrix` node is handled by its callers). */
+const translationOf = (def: JsonObject | undefined): number[] => numbers(def, "translation", [0, 0, 0]);
+const rotationOf = (def: JsonObject | undefined): number[] => numbers(def, "rotation", [0, 0, 0, 1]);
+const scaleOf = (def: JsonObject | undefined): number[] => numbers(def, "scale", [1, 1, 1]);
+
 /** Local matrix of a node as the file gives it: its `matrix`, or its TRS composed. */
-export function nodeLocalMatrix(out: Float32Array, o: number, nodeDef: JsonObject | undefined, node: GltfNode): void {
+export function nodeLocalMatrix(out: Float32Array, o: number, nodeDef: JsonObject | undefined): void {
   const m = nodeDef?.["matrix"];
   if (Array.isArray(m) && m.length === 16) {
     for (let i = 0; i < 16; i++) out[o + i] = m[i] as number;
   } else {
-    mat4FromTRS(out, o, node.getTranslation(), 0, node.getRotation(), 0, node.getScale(), 0);
+    mat4FromTRS(out, o, translationOf(nodeDef), 0, rotationOf(nodeDef), 0, scaleOf(nodeDef), 0);
   }
 }
 
@@ -50,10 +60,11 @@ export function nodeLocalMatrix(out: Float32Array, o: number, nodeDef: JsonObjec
  * becomes `rootTransform`. A file without skins gets one skeleton of all its nodes, so node animations
  * still load.
  */
-export function buildSkeletons(doc: Document, json: JsonObject, sink: DiagnosticSink): GltfSkeleton[] {
-  const nodes = doc.getRoot().listNodes();
+export function buildSkeletons(gltf: GltfBuffers, sink: DiagnosticSink): GltfSkeleton[] {
+  const json = gltf.json;
   const nodeDefs = arrayOf(json, "nodes");
-  const parentOf = new Int32Array(nodes.length).fill(-1);
+  const nodeCount = nodeDefs.length;
+  const parentOf = new Int32Array(nodeCount).fill(-1);
   nodeDefs.forEach((def, i) => {
     if (isObject(def)) for (const c of arrayOf(def, "children")) parentOf[c as number] = i;
   });
@@ -69,20 +80,20 @@ export function buildSkeletons(doc: Document, json: JsonObject, sink: Diagnostic
 
   const out: GltfSkeleton[] = [];
   if (skinDefs.length === 0) {
-    if (nodes.length === 0) return out;
-    if (nodes.length > MAX_JOINTS) {
-      sink.error("E_GLTF_SKIN", "/nodes", `the file has no skin and ${nodes.length} nodes, more than the ${MAX_JOINTS} joints a skeleton can hold`);
+    if (nodeCount === 0) return out;
+    if (nodeCount > MAX_JOINTS) {
+      sink.error("E_GLTF_SKIN", "/nodes", `the file has no skin and ${nodeCount} nodes, more than the ${MAX_JOINTS} joints a skeleton can hold`);
       return out;
     }
-    sink.info("I_GLTF_NO_SKIN", "", `the file has no skin; its ${nodes.length} nodes form the skeleton`);
-    const all = nodes.map((_, i) => i);
-    out.push(buildOne(all, undefined, [], nodes, nodeDefs, parentOf, doc, sink));
+    sink.info("I_GLTF_NO_SKIN", "", `the file has no skin; its ${nodeCount} nodes form the skeleton`);
+    const all = nodeDefs.map((_, i) => i);
+    out.push(buildOne(all, undefined, [], nodeDefs, parentOf, gltf, sink));
     return out;
   }
   for (const skinIndices of groups.values()) {
     const first = skinDefs[skinIndices[0]!] as JsonObject;
     const joints = arrayOf(first, "joints") as number[];
-    out.push(buildOne(joints, skinIndices[0]!, skinIndices, nodes, nodeDefs, parentOf, doc, sink));
+    out.push(buildOne(joints, skinIndices[0]!, skinIndices, nodeDefs, parentOf, gltf, sink));
   }
   return out;
 }
@@ -91,10 +102,9 @@ function buildOne(
   skinJoints: readonly number[],
   skinIndex: number | undefined,
   skinIndices: readonly number[],
-  nodes: readonly GltfNode[],
   nodeDefs: readonly unknown[],
   parentOf: Int32Array,
-  doc: Document,
+  gltf: GltfBuffers,
   sink: DiagnosticSink,
 ): GltfSkeleton {
   const inSet = new Set(skinJoints);
@@ -134,7 +144,7 @@ function buildOne(
   const names: string[] = [];
   const used = new Set<string>();
   for (const n of order) {
-    let name = nodes[n]!.getName() || `#${n}`;
+    let name = nodeNameOf(gltf.json, n);
     if (used.has(name)) {
       const given = name;
       while (used.has(name)) name = `${name}#${n}`;
@@ -149,7 +159,6 @@ function buildOne(
   const back = new Float64Array(16);
   order.forEach((n, j) => {
     const def = nodeDefs[n] as JsonObject;
-    const node = nodes[n]!;
     const matrix = def["matrix"];
     let done = false;
     if (Array.isArray(matrix)) {
@@ -166,9 +175,9 @@ function buildOne(
       }
     }
     if (!done) {
-      rest.t.set(node.getTranslation(), 3 * j);
-      rest.r.set(node.getRotation(), 4 * j);
-      rest.s.set(node.getScale(), 3 * j);
+      rest.t.set(translationOf(def), 3 * j);
+      rest.r.set(rotationOf(def), 4 * j);
+      rest.s.set(scaleOf(def), 3 * j);
     }
     const len = Math.hypot(rest.r[4 * j]!, rest.r[4 * j + 1]!, rest.r[4 * j + 2]!, rest.r[4 * j + 3]!);
     if (!(len > 1e-6) || !Number.isFinite(len)) {
@@ -183,11 +192,12 @@ function buildOne(
   // Inverse bind matrices, remapped to the new order; identity without an accessor (glTF's default).
   const inverseBind = new Float32Array(16 * J);
   for (let j = 0; j < J; j++) mat4Identity(inverseBind, 16 * j);
-  const skins = doc.getRoot().listSkins();
+  const skinDefs = arrayOf(gltf.json, "skins");
   if (skinIndex !== undefined) {
     const ibmOf = (s: number): Float32Array | undefined => {
-      const arr = skins[s]?.getInverseBindMatrices()?.getArray();
-      return arr ? Float32Array.from(arr) : undefined;
+      const def = skinDefs[s];
+      const accessor = isObject(def) && typeof def["inverseBindMatrices"] === "number" ? readAccessor(gltf, def["inverseBindMatrices"]) : undefined;
+      return accessor ? accessorFloats(accessor) : undefined;
     };
     const ibm = ibmOf(skinIndex);
     if (ibm) {
@@ -200,7 +210,7 @@ function buildOne(
     }
     for (const other of skinIndices.slice(1)) {
       const ibm2 = ibmOf(other);
-      const joints2 = arrayOf(nodeDefsSkin(doc, other), "joints");
+      const joints2 = arrayOf(skinDefs[other] as JsonObject, "joints");
       let differs = false;
       joints2.forEach((n, k) => {
         const j = jointOf.get(n as number)!;
@@ -215,7 +225,7 @@ function buildOne(
     mat4Identity(out, 0);
     const m = new Float32Array(16);
     for (let p = n; p !== -1; p = parentOf[p]!) {
-      nodeLocalMatrix(m, 0, nodeDefs[p] as JsonObject, nodes[p]!);
+      nodeLocalMatrix(m, 0, nodeDefs[p] as JsonObject);
       mat4Multiply(out, 0, m, 0, out, 0);
     }
   };
@@ -268,10 +278,4 @@ function buildOne(
     mat4Identity(bindShape, 0);
   }
   return { skeleton, rootTransform, bindShape, restNotBind, skins: skinIndices };
-}
-
-function nodeDefsSkin(doc: Document, skin: number): JsonObject {
-  const joints = doc.getRoot().listSkins()[skin]?.listJoints() ?? [];
-  const nodes = doc.getRoot().listNodes();
-  return { joints: joints.map((j) => nodes.indexOf(j)) };
 }

@@ -1,5 +1,3 @@
-import { basename, dirname, extname, resolve } from "node:path";
-import { NodeIO, type Document, type ILogger } from "@gltf-transform/core";
 import type { Clip } from "../../clip/clip.ts";
 import type { Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { mat4Identity } from "../../math/mat4.ts";
@@ -7,10 +5,8 @@ import type { Skeleton } from "../../skeleton/skeleton.ts";
 import { bindSkeleton, buildClip } from "./build-clips.ts";
 import { buildSkeletons, type GltfSkeleton } from "./build-skeletons.ts";
 import { DiagnosticSink, arrayOf, isObject, ptr, type JsonObject } from "./gltf-json.ts";
-import { readChannels, type ChannelData } from "./read-channels.ts";
-import { readGltfContainer } from "./read-gltf-container.ts";
-import { confinedUriReader, MAX_GLTF_TOTAL_BYTES } from "./confined-uri.ts";
-import { readInputFile } from "../../fs/read-input-file.ts";
+import { nodeNameOf, readChannels, type ChannelData } from "./read-channels.ts";
+import { readGltfContainer, type ExternalReader } from "./read-gltf-container.ts";
 import { validateGltfJson } from "./validate-gltf-json.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
 
@@ -27,10 +23,11 @@ export interface LoadGltfOptions {
   /** Name of the merged clip. Default: the animations' shared name if they all have one, else the file's base name. */
   readonly mergedClipName?: string;
   /**
-   * For bytes of a .gltf (JSON) file: the folder its external buffers are read from. Paths use the
-   * file's own folder. Without it, external buffers in bytes are an error.
+   * For a .gltf (JSON) file with external buffers: their bytes by URI as written in the file
+   * (`{ "scene.bin": bytes }`), e.g. fetched by a browser app. A URI not listed is an error.
+   * (`loadGltfFile` in `animgraph/node` reads them from the file's folder instead.)
    */
-  readonly baseDir?: string;
+  readonly resources?: Readonly<Record<string, Uint8Array>>;
 }
 
 /** A mesh with morph targets, as placed on a node (what morph-weight FloatTracks animate). */
@@ -77,78 +74,68 @@ export interface GltfLoadResult {
 const UNSUPPORTED_REQUIRED = new Set(["EXT_meshopt_compression", "KHR_animation_pointer"]);
 
 /**
- * Loads the skeletons and clips of a glTF 2.0 file (GLB or JSON) from a path or from bytes, through
- * @gltf-transform/core. Never throws on user data: an unreadable file, a truncated GLB, references to
- * missing nodes or accessors, accessors outside their buffers, non-ascending key times, NaN/infinite
- * values and mismatched counts become diagnostics naming the file and a JSON pointer into the glTF
- * JSON (`/animations/1/channels/3`). Structural problems reject the file (no skeletons, no clips);
- * a channel with bad data is left out of its clip (with an error) and the rest still loads.
+ * Loads the skeletons and clips of glTF 2.0 bytes (GLB or JSON) through @gltf-transform/core; works in
+ * browsers and Node (`loadGltfFile` in `animgraph/node` takes a path). Never throws on user data: a
+ * truncated GLB, references to missing nodes or accessors, accessors outside their buffers,
+ * non-ascending key times, NaN/infinite values and mismatched counts become diagnostics naming the file
+ * and a JSON pointer into the glTF JSON (`/animations/1/channels/3`). Structural problems reject the
+ * file (no skeletons, no clips); a channel with bad data is left out of its clip (with an error) and the
+ * rest still loads.
  */
-export async function loadGltf(source: string | Uint8Array, options: LoadGltfOptions = {}): Promise<GltfLoadResult> {
-  const file = options.fileName ?? (typeof source === "string" ? source : "<input>");
-  const sink = new DiagnosticSink(file);
+export async function loadGltf(bytes: Uint8Array, options: LoadGltfOptions = {}): Promise<GltfLoadResult> {
+  const resources = options.resources;
+  const readExternal: ExternalReader | undefined = resources === undefined ? undefined
+    : (uri) => (Object.hasOwn(resources, uri) ? resources[uri] : undefined);
+  return loadGltfBytes(bytes, options.fileName ?? "<input>", options, readExternal);
+}
+
+/** The shared loader: `readExternal` resolves external URIs (a confined file reader in Node). */
+export async function loadGltfBytes(bytes: Uint8Array, file: string, options: LoadGltfOptions, readExternal: ExternalReader | undefined, sink = new DiagnosticSink(file)): Promise<GltfLoadResult> {
   try {
-    return await load(source, file, options, sink);
+    return await load(bytes, file, options, sink, readExternal);
   } catch (err) {
     // Anything @gltf-transform/core (or a bug here) throws on odd data still ends as a diagnostic.
     const why = err instanceof Error ? err.message : String(err);
     sink.error("E_GLTF_READ", "", `the glTF could not be read: ${why}`);
-    return emptyResult(file, sink);
+    return emptyGltfResult(file, sink);
   }
 }
 
-function emptyResult(file: string, sink: DiagnosticSink): GltfLoadResult {
+export function emptyGltfResult(file: string, sink: DiagnosticSink): GltfLoadResult {
   return {
     ok: false, file, skeletons: [], rootTransforms: [], skeletonSkins: [], restNotBind: [], bindShapes: [], rootTransform: mat4Identity(new Float32Array(16)),
     clips: [], clipSources: [], morphTargets: [], diagnostics: sink.list,
   };
 }
 
-async function load(source: string | Uint8Array, file: string, options: LoadGltfOptions, sink: DiagnosticSink): Promise<GltfLoadResult> {
-  let bytes: Uint8Array;
-  let baseDir = options.baseDir;
-  const budget = { remaining: MAX_GLTF_TOTAL_BYTES };
-  if (typeof source === "string") {
-    const read = readInputFile(source, MAX_GLTF_TOTAL_BYTES, file);
-    if (!read.bytes) {
-      sink.error(read.diagnostic.code, "", read.diagnostic.message);
-      return emptyResult(file, sink);
-    }
-    bytes = read.bytes;
-    budget.remaining -= bytes.byteLength;
-    baseDir ??= dirname(resolve(source));
-  } else {
-    bytes = source;
-  }
-  const readExternal = baseDir === undefined ? undefined : confinedUriReader(baseDir, sink, budget);
+async function load(bytes: Uint8Array, file: string, options: LoadGltfOptions, sink: DiagnosticSink, readExternal: ExternalReader | undefined): Promise<GltfLoadResult> {
   const container = await readGltfContainer(bytes, sink, { ...(readExternal ? { readExternal } : {}) });
-  if (!container) return emptyResult(file, sink);
-  const { json, resources, bufferBytes } = container;
-  if (!validateGltfJson(json, bufferBytes, sink)) return emptyResult(file, sink);
+  if (!container) return emptyGltfResult(file, sink);
+  return gltfResultFromJson(container.json, container.bufferBytes, file, options, sink);
+}
+
+/**
+ * Skeletons and clips from glTF JSON and the bytes of its buffers, however they were obtained (our GLB
+ * reader, or three.js's GLTFLoader in fromThreeGltf): the JSON is validated first, so nothing after
+ * trusts it unchecked.
+ */
+export function gltfResultFromJson(
+  json: JsonObject, bufferBytes: readonly (Uint8Array | undefined)[], file: string, options: LoadGltfOptions, sink: DiagnosticSink,
+): GltfLoadResult {
+  if (!validateGltfJson(json, bufferBytes, sink)) return emptyGltfResult(file, sink);
 
   const required = arrayOf(json, "extensionsRequired").filter((e): e is string => typeof e === "string");
   const blocking = required.filter((e) => UNSUPPORTED_REQUIRED.has(e));
   if (blocking.length > 0) {
     sink.error("E_GLTF_UNSUPPORTED", "/extensionsRequired", `the file requires ${blocking.join(", ")}, which animgraph cannot read`);
-    return emptyResult(file, sink);
+    return emptyGltfResult(file, sink);
   }
   for (const e of required) sink.info("I_GLTF_EXTENSION_IGNORED", "/extensionsRequired", `required extension ${e} does not affect skeletons or animation; it is ignored`);
 
-  const logger: ILogger = {
-    debug: () => {},
-    info: () => {},
-    warn: (text) => void (/Missing optional extension/.test(text) || sink.warning("W_GLTF_READER", "", text)),
-    error: (text) => sink.warning("W_GLTF_READER", "", text),
-  };
-  const doc: Document = await new NodeIO().setLogger(logger).readJSON({
-    json: { ...json, extensionsRequired: [], extensionsUsed: [] } as never,
-    resources: resources as never,
-  });
-
-  const gltfSkeletons = buildSkeletons(doc, json, sink);
-  const nodes = doc.getRoot().listNodes();
-  const nodeName = (n: number): string => nodes[n]?.getName() || `#${n}`;
-  const perAnimation = readChannels(doc, json, sink);
+  const gltf = { json, bufferBytes };
+  const gltfSkeletons = buildSkeletons(gltf, sink);
+  const nodeName = (n: number): string => nodeNameOf(json, n);
+  const perAnimation = readChannels(gltf, sink);
   const animDefs = arrayOf(json, "animations");
   const animName = (a: number): string => {
     const def = animDefs[a];
@@ -175,7 +162,7 @@ async function load(source: string | Uint8Array, file: string, options: LoadGltf
         return isObject(def) && typeof def["name"] === "string" ? def["name"] : "";
       }));
       const shared = names.size === 1 ? [...names][0]! : "";
-      let name = options.mergedClipName ?? (shared !== "" ? shared : basename(file, extname(file)));
+      let name = options.mergedClipName ?? (shared !== "" ? shared : baseName(file));
       if (groups.size > 1) name = `${name}#${s}`;
       clips.push(buildClip(name, g.channels, gltfSkeletons[s]!, nodeName, sink));
       clipSources.push(g.anims);
@@ -229,4 +216,11 @@ function listMorphTargets(json: JsonObject, nodeName: (n: number) => string): Gl
     out.push({ node, name: nodeName(node), mesh: def["mesh"], count, names });
   });
   return out;
+}
+
+/** The file name without folder and extension (node:path's basename(f, extname(f)), for any separator). */
+function baseName(file: string): string {
+  const name = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(0, dot) : name;
 }

@@ -1,6 +1,6 @@
-import { MathUtils, type Accessor, type Document } from "@gltf-transform/core";
 import type { Interpolation } from "../../clip/clip.ts";
 import { FLOAT, arrayOf, isObject, ptr, type DiagnosticSink, type JsonObject } from "./gltf-json.ts";
+import { accessorFloats, readAccessor, type GltfBuffers } from "./read-accessor.ts";
 
 /** One animation channel whose data passed every check, in the loader's terms. */
 export interface ChannelData {
@@ -19,26 +19,14 @@ export interface ChannelData {
 
 const NORMALIZED_INTS = new Set([5120, 5121, 5122, 5123]);
 
-/** An accessor's elements as floats, dequantising normalized integers (glTF 2.0 §3.11 formulas). */
-export function accessorFloats(accessor: Accessor): Float32Array {
-  const array = accessor.getArray();
-  if (!array) return new Float32Array(0);
-  if (!accessor.getNormalized()) return Float32Array.from(array);
-  const type = accessor.getComponentType();
-  const out = new Float32Array(array.length);
-  for (let i = 0; i < array.length; i++) out[i] = MathUtils.decodeNormalizedInt(array[i]!, type);
-  return out;
-}
-
 /**
  * Reads and checks every channel of every animation. A channel with bad data (key times not strictly
  * increasing or negative, NaN/infinite values, wrong accessor type, input/output counts that do not
  * match, a zero-length rotation) gets an error diagnostic and is left out; the others are returned,
  * per animation, in file order.
  */
-export function readChannels(doc: Document, json: JsonObject, sink: DiagnosticSink): ChannelData[][] {
-  const nodes = doc.getRoot().listNodes();
-  const animations = doc.getRoot().listAnimations();
+export function readChannels(gltf: GltfBuffers, sink: DiagnosticSink): ChannelData[][] {
+  const json = gltf.json;
   const animDefs = arrayOf(json, "animations");
   const nodeDefs = arrayOf(json, "nodes");
   const meshDefs = arrayOf(json, "meshes");
@@ -49,13 +37,12 @@ export function readChannels(doc: Document, json: JsonObject, sink: DiagnosticSi
     return isObject(prim) && Array.isArray(prim["targets"]) ? prim["targets"].length : undefined;
   };
 
-  return animations.map((animation, a) => {
+  return animDefs.map((animationDef, a) => {
     const out: ChannelData[] = [];
-    const def = animDefs[a] as JsonObject;
+    const def = animationDef as JsonObject;
     const channelDefs = arrayOf(def, "channels");
     const samplerDefs = arrayOf(def, "samplers");
-    const channels = animation.listChannels();
-    channels.forEach((channel, c) => {
+    channelDefs.forEach((_, c) => {
       const p = ptr("animations", a, "channels", c);
       const channelDef = channelDefs[c] as JsonObject;
       const target = channelDef["target"] as JsonObject;
@@ -72,27 +59,26 @@ export function readChannels(doc: Document, json: JsonObject, sink: DiagnosticSi
       const samplerIndex = channelDef["sampler"] as number;
       const sp = ptr("animations", a, "samplers", samplerIndex);
       const samplerDef = samplerDefs[samplerIndex] as JsonObject;
-      const sampler = channel.getSampler();
-      const input = sampler?.getInput();
-      const output = sampler?.getOutput();
-      if (!sampler || !input || !output) {
+      const input = isObject(samplerDef) ? readAccessor(gltf, samplerDef["input"] as number) : undefined;
+      const output = isObject(samplerDef) ? readAccessor(gltf, samplerDef["output"] as number) : undefined;
+      if (!input || !output) {
         sink.error("E_GLTF_READ", p, "the channel's sampler has no input or output data");
         return;
       }
       const interpolation = (samplerDef["interpolation"] ?? "LINEAR") as Interpolation;
-      const nodeName = nodes[node]?.getName() || `#${node}`;
+      const nodeName = nodeNameOf(json, node);
       const what = `${path} of node ${node} ("${nodeName}")`;
-      if (input.getType() !== "SCALAR" || input.getComponentType() !== FLOAT || input.getNormalized()) {
+      if (input.type !== "SCALAR" || input.componentType !== FLOAT || input.normalized) {
         sink.error("E_GLTF_ACCESSOR_TYPE", `${sp}/input`, `key times must be a float SCALAR accessor (${what})`);
         return;
       }
-      const outType = output.getType();
-      const outComp = output.getComponentType();
-      const floatOrNormalized = outComp === FLOAT || (output.getNormalized() && NORMALIZED_INTS.has(outComp));
+      const outType = output.type;
+      const outComp = output.componentType;
+      const floatOrNormalized = outComp === FLOAT || (output.normalized && NORMALIZED_INTS.has(outComp));
       const expectType = path === "rotation" ? "VEC4" : path === "weights" ? "SCALAR" : "VEC3";
       const typeOk = outType === expectType && (path === "translation" || path === "scale" ? outComp === FLOAT : floatOrNormalized);
       if (!typeOk) {
-        sink.error("E_GLTF_ACCESSOR_TYPE", `${sp}/output`, `${path} values must be ${expectType} ${path === "translation" || path === "scale" ? "floats" : "floats or normalized integers"} (${what}; got ${outType} component type ${outComp}${output.getNormalized() ? " normalized" : ""})`);
+        sink.error("E_GLTF_ACCESSOR_TYPE", `${sp}/output`, `${path} values must be ${expectType} ${path === "translation" || path === "scale" ? "floats" : "floats or normalized integers"} (${what}; got ${outType} component type ${outComp}${output.normalized ? " normalized" : ""})`);
         return;
       }
       const times = accessorFloats(input);
@@ -109,7 +95,7 @@ export function readChannels(doc: Document, json: JsonObject, sink: DiagnosticSi
         }
       }
       const perKeySets = interpolation === "CUBICSPLINE" ? 3 : 1;
-      const outCount = output.getCount();
+      const outCount = output.count;
       let width: number = path === "rotation" ? 4 : 3;
       if (path === "weights") {
         if (outCount % (keys * perKeySets) !== 0) {
@@ -154,4 +140,11 @@ export function readChannels(doc: Document, json: JsonObject, sink: DiagnosticSi
     });
     return out;
   });
+}
+
+/** A node's name as glTF gives it, or `#<index>` when it has none. */
+export function nodeNameOf(json: JsonObject, node: number): string {
+  const def = arrayOf(json, "nodes")[node];
+  const name = isObject(def) ? def["name"] : undefined;
+  return typeof name === "string" && name !== "" ? name : `#${node}`;
 }

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { loadGltf, type GltfLoadResult } from "../../../src/io/gltf/load-gltf.ts";
+import { type GltfLoadResult } from "../../../src/io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../../../src/io/gltf/load-gltf-file.ts";
 import { mergeClips } from "../../../src/io/gltf/merge-clips.ts";
 import { mat4Identity, mat4Invert, mat4MaxDifference, mat4Multiply } from "../../../src/math/mat4.ts";
 import { localToModel, modelToLocal } from "../../../src/pose/local-to-model.ts";
@@ -22,7 +23,7 @@ const FILES = {
 const cache = new Map<string, Promise<GltfLoadResult>>();
 function load(file: string, merge = false): Promise<GltfLoadResult> {
   const key = `${file}:${merge}`;
-  if (!cache.has(key)) cache.set(key, loadGltf(sharedAsset(file), { mergeAnimations: merge, fileName: file }));
+  if (!cache.has(key)) cache.set(key, loadGltfFile(sharedAsset(file), { mergeAnimations: merge, fileName: file }));
   return cache.get(key)!;
 }
 
@@ -243,11 +244,11 @@ test("RobotExpressive: the node rest pose is not its bind pose; the bind pose re
 
 test("bytes load like the path, and name the given file in diagnostics", { skip }, async () => {
   const bytes = new Uint8Array(readFileSync(sharedAsset(FILES.fox)));
-  const r = await loadGltf(bytes, { fileName: "fox-bytes.glb" });
+  const r = await loadGltfFile(bytes, { fileName: "fox-bytes.glb" });
   assert.equal(r.ok, true);
   assert.equal(r.file, "fox-bytes.glb");
   assert.equal(r.clips.length, 3);
-  const truncated = await loadGltf(bytes.subarray(0, 1000), { fileName: "fox-bytes.glb" });
+  const truncated = await loadGltfFile(bytes.subarray(0, 1000), { fileName: "fox-bytes.glb" });
   assert.equal(truncated.ok, false);
   assert.equal(truncated.diagnostics[0]!.file, "fox-bytes.glb");
 });

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../../../src/diagnostics/diagnostic.ts";
-import { loadGltf, type GltfLoadResult } from "../../../src/io/gltf/load-gltf.ts";
+import { type GltfLoadResult } from "../../../src/io/gltf/load-gltf.ts";
+import { loadGltfFile } from "../../../src/io/gltf/load-gltf-file.ts";
 import { mergeClips } from "../../../src/io/gltf/merge-clips.ts";
 import { buildRig, floatOffset, packGlb, unpackGlb, type Unpacked } from "./gltf-fixtures.ts";
 
@@ -16,7 +17,7 @@ async function rig(): Promise<{ u: Unpacked; accessors: Record<string, number> }
 }
 
 async function loadU(u: Unpacked, options = {}): Promise<GltfLoadResult> {
-  return loadGltf(packGlb(u), { fileName: FILE, ...options });
+  return loadGltfFile(packGlb(u), { fileName: FILE, ...options });
 }
 
 function codes(r: GltfLoadResult): string[] {
@@ -172,15 +173,15 @@ test("morph weights whose count does not match the mesh's targets", async () => 
 test("truncated GLBs, garbage and empty input are diagnostics, never exceptions", async () => {
   const { glb } = await buildRig();
   for (const cut of [0, 3, 11, 12, 19, 20, 100, glb.length - 1]) {
-    const r = await loadGltf(glb.subarray(0, cut), { fileName: FILE });
+    const r = await loadGltfFile(glb.subarray(0, cut), { fileName: FILE });
     assert.equal(r.ok, false, `cut at ${cut}`);
     assert.ok(r.diagnostics.length > 0 && r.diagnostics.every((d) => d.file === FILE), `cut at ${cut}`);
     assert.ok(["E_GLB_TRUNCATED", "E_GLTF_READ"].includes(r.diagnostics[0]!.code), `cut at ${cut}: ${r.diagnostics[0]!.code}`);
   }
-  assert.equal((await loadGltf(glb.subarray(0, 100), { fileName: FILE })).diagnostics[0]!.code, "E_GLB_TRUNCATED");
-  assert.equal((await loadGltf(new TextEncoder().encode("not json"), { fileName: "x.gltf" })).diagnostics[0]!.code, "E_GLTF_READ");
-  assert.equal((await loadGltf(new TextEncoder().encode('{"asset":{"version":"1.0"}}'))).diagnostics[0]!.pointer, "/asset/version");
-  const missing = await loadGltf(join(tmpdir(), "no-such-dir-animgraph", "x.glb"));
+  assert.equal((await loadGltfFile(glb.subarray(0, 100), { fileName: FILE })).diagnostics[0]!.code, "E_GLB_TRUNCATED");
+  assert.equal((await loadGltfFile(new TextEncoder().encode("not json"), { fileName: "x.gltf" })).diagnostics[0]!.code, "E_GLTF_READ");
+  assert.equal((await loadGltfFile(new TextEncoder().encode('{"asset":{"version":"1.0"}}'))).diagnostics[0]!.pointer, "/asset/version");
+  const missing = await loadGltfFile(join(tmpdir(), "no-such-dir-animgraph", "x.glb"));
   assert.match(formatDiagnostic(missing.diagnostics[0]!), /x\.glb: no such file \[E_FILE_NOT_FOUND\]$/);
 });
 
@@ -208,7 +209,7 @@ test("matrix joints are decomposed; a sheared matrix is a warning; non-finite TR
   const bad = await rig();
   bad.u.json.nodes[1].translation = [0, 12345, 0];
   // JSON text "1e999" parses as Infinity.
-  const infinite = await loadGltf(packGlb(bad.u, (text) => text.replace("12345", "1e999")), { fileName: FILE });
+  const infinite = await loadGltfFile(packGlb(bad.u, (text) => text.replace("12345", "1e999")), { fileName: FILE });
   assert.equal(only(infinite, "E_GLTF_NONFINITE").pointer, "/nodes/1/translation");
 });
 
@@ -236,16 +237,16 @@ test("a .gltf JSON file with an external .bin loads from a path; missing .bin is
   u.json.buffers[0].uri = "rig.bin";
   writeFileSync(join(dir, "rig.gltf"), JSON.stringify(u.json));
   writeFileSync(join(dir, "rig.bin"), u.bin);
-  const r = await loadGltf(join(dir, "rig.gltf"));
+  const r = await loadGltfFile(join(dir, "rig.gltf"));
   assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
   assert.equal(r.clips[0]!.tracks.length, 4);
   u.json.buffers[0].uri = "missing.bin";
   writeFileSync(join(dir, "broken.gltf"), JSON.stringify(u.json));
-  const broken = await loadGltf(join(dir, "broken.gltf"));
+  const broken = await loadGltfFile(join(dir, "broken.gltf"));
   assert.equal(only(broken, "E_GLTF_READ").pointer, "/buffers/0/uri");
   // Embedded data: URIs work from bytes.
   u.json.buffers[0].uri = `data:application/octet-stream;base64,${Buffer.from(u.bin).toString("base64")}`;
-  const embedded = await loadGltf(new TextEncoder().encode(JSON.stringify(u.json)), { fileName: "rig.gltf" });
+  const embedded = await loadGltfFile(new TextEncoder().encode(JSON.stringify(u.json)), { fileName: "rig.gltf" });
   assert.equal(embedded.ok, true, JSON.stringify(embedded.diagnostics));
 });
 
@@ -262,7 +263,7 @@ test("a file without skins: all nodes form the skeleton, so node animations stil
 
 test("a JSON chunk padded with NUL bytes instead of spaces still loads", async () => {
   const { u } = await rig();
-  const r = await loadGltf(packGlb(u, (text) => `${text}\u0000\u0000\u0000`), { fileName: FILE });
+  const r = await loadGltfFile(packGlb(u, (text) => `${text}\u0000\u0000\u0000`), { fileName: FILE });
   assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
 });
 
