@@ -214,13 +214,22 @@ function applyCrowdSize(): void {
 }
 
 /**
- * Rebuilds the drawn crowd for the current crowd and character. The camera frames the crowd when it
- * appears or changes size, and the character again when it goes; a graph edit leaves the camera alone.
+ * Rebuilds the drawn crowd for the current crowd and character, a quarter second after the last change
+ * (typing "1000" asks for crowds of 1, 10, 100 and 1000: only the last is built and drawn; meanwhile the
+ * crowd is evaluated, not drawn). The camera frames the crowd when it appears or changes size, and the
+ * character again when it goes; a graph edit leaves the camera alone.
  */
+let crowdTimer: ReturnType<typeof setTimeout> | undefined;
+let crowdDrawnCount = 0;
 function showCrowd(): void {
-  const before = crowdView?.crowd.count ?? 0;
   crowdView?.dispose();
   crowdView = null;
+  clearTimeout(crowdTimer);
+  crowdTimer = setTimeout(buildCrowdView, 250);
+}
+function buildCrowdView(): void {
+  const before = crowdDrawnCount;
+  crowdDrawnCount = 0;
   if (!live?.crowd || !character) {
     if (character && before > 0) viewport.frame(character.root);
     return;
@@ -229,6 +238,7 @@ function showCrowd(): void {
     crowdView = createCrowdRenderer(live.crowd, character, viewport.renderer);
     crowdView.setLod($<HTMLInputElement>("toggle-crowd-lod").checked);
     viewport.scene.add(crowdView.group);
+    crowdDrawnCount = live.crowd.count;
     if (before !== live.crowd.count) {
       viewport.frame(crowdView.group);
       // Framing fits the whole crowd's box; half way in, its front rows fill the view and the back ones still show.
@@ -428,7 +438,7 @@ function updatePerf(): void {
   // performance.now() is coarsened by browsers (5 µs–100 µs): medians over many frames, with their spread.
   const drawn = crowdView ? crowdView.stats() : null;
   const crowdText = drawn ? ` · crowd drawn: ${drawn.characters} in ${drawn.drawCalls} draw call(s), ${drawn.updated} evaluated this frame${drawn.lod ? " (update-rate LOD)" : ""}` : "";
-  $("perf").textContent = `evaluate ${e.median.toFixed(3)} ms (IQR ${e.iqr.toFixed(3)}) · upload ${u.median.toFixed(3)} ms (IQR ${u.iqr.toFixed(3)}) · render ${r.median.toFixed(3)} ms (IQR ${r.iqr.toFixed(3)}) · medians of ${Math.min(frames, FRAME_TIMES)} frames · ${count} character(s) · ${((e.median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}${crowdText}`;
+  $("perf").textContent = `evaluate ${e.median.toFixed(3)} ms (IQR ${e.iqr.toFixed(3)}) · render ${r.median.toFixed(3)} ms (IQR ${r.iqr.toFixed(3)}) · upload ${u.median.toFixed(3)} ms (IQR ${u.iqr.toFixed(3)}) · medians of ${Math.min(frames, FRAME_TIMES)} frames · ${count} character(s) · ${((e.median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}${crowdText}`;
 }
 
 async function readFileBytes(file: File): Promise<{ bytes: Uint8Array; name: string }> {
