@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "studio/dist/**", "coverage/**", "**/*.d.ts", "**/*.d.mts", "assembly/**"] },
+  { ignores: ["dist/**", "docs-api/**", "node_modules/**", "studio/dist/**", "coverage/**", "**/*.d.ts", "**/*.d.mts", "assembly/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

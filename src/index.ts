@@ -85,6 +85,9 @@ export type { LoadGltfOptions, GltfLoadResult, GltfMorphTargets } from "./io/glt
 export { loadGltf } from "./io/gltf/load-gltf.ts";
 export type { DroppedTrack } from "./io/gltf/merge-clips.ts";
 export { mergeClips } from "./io/gltf/merge-clips.ts";
+// VRM animation (.vrma): humanoid clips with declared bone roles, expression and look-at float tracks.
+export type { LoadVrmaOptions, VrmaLoadResult, VrmaExpression, VrmaLookAt, HumanoidNormalizer, VrmHumanBoneName } from "./io/vrma/index.ts";
+export { loadVrma, VRMA_EXTENSION, createHumanoidNormalizer, normalizeHumanoidPose, VRM_HUMAN_BONE_NAMES, VRM_REQUIRED_BONES, VRM_EXPRESSION_PRESETS, vrmBoneRole, isVrmHumanBoneName } from "./io/vrma/index.ts";
 
 // Graph specs: the authoring format, its parser/validator and the linter (docs/spec-format.md).
 export type {

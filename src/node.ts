@@ -8,6 +8,7 @@ export { blendCheckFile } from "./blend-check/blend-check-file.ts";
 export { loadBvh } from "./io/bvh/load-bvh.ts";
 export type { LoadGltfFileOptions } from "./io/gltf/load-gltf-file.ts";
 export { loadGltfFile } from "./io/gltf/load-gltf-file.ts";
+export { loadVrmaFile } from "./io/vrma/load-vrma-file.ts";
 // Writing glTF goes through @gltf-transform/core, whose bundle holds a Node file reader (browser
 // bundlers warn about its `import("node:fs")`), so it is offered here only.
 export { addClipToGltf } from "./retarget/add-clip-to-gltf.ts";

@@ -25,15 +25,21 @@ export interface JointTrack {
 
 /**
  * A float-vector track that is not a joint transform: glTF morph-target weights (`count` weights per
- * key, on the node `target`). Kept, never dropped, so a caller can apply them.
+ * key, on the node `target`), or a VRM animation's expression weights and look-at rotation (see
+ * src/io/vrma). Kept, never dropped, so a caller can apply them.
  */
 export interface FloatTrack {
-  /** Name of the node (or mesh) whose morph weights are animated. */
+  /** Name of the node (or mesh) whose morph weights are animated; for a .vrma, `expression:<name>` or `lookAt`. */
   readonly target: string;
   /** Source node index (glTF), -1 if unknown. */
   readonly node: number;
-  /** Floats per key (the number of morph targets). */
+  /** Floats per key (the number of morph targets; 1 for an expression weight, 4 for a rotation). */
   readonly count: number;
+  /**
+   * True when each key is one unit quaternion (x, y, z, w; `count` 4): sampled like a joint rotation
+   * (shortest-arc slerp, normalised), not component by component. Default false.
+   */
+  readonly quaternion?: boolean;
   readonly interpolation: Interpolation;
   readonly times: Float32Array;
   readonly values: Float32Array;
@@ -106,6 +112,7 @@ export function createClip(init: ClipInit): Clip {
   });
   (init.floatTracks ?? []).forEach((track, i) => {
     const what = `clip "${init.name}" float track ${i}`;
+    if (track.quaternion === true && track.count !== 4) throw new RangeError(`${what}: a quaternion track has count 4`);
     checkTimes(track.times, what);
     const perKey = track.interpolation === "CUBICSPLINE" ? 3 * track.count : track.count;
     if (track.values.length !== perKey * track.times.length) throw new RangeError(`${what}: expected ${perKey} values per key`);

@@ -56,7 +56,8 @@ export function floatTrackLength(clip: Clip): number {
 /**
  * Samples every float (morph weight) track of `clip` at `time` into `out`, track after track in
  * `clip.floatTracks` order (`count` floats each; `floatTrackLength(clip)` in all). Same rules as joint
- * tracks (LINEAR is a plain lerp: weights are not rotations). Returns `out`. No allocation.
+ * tracks (LINEAR is a plain lerp: weights are not rotations; a `quaternion` track is slerped like a joint
+ * rotation). Returns `out`. No allocation.
  */
 export function sampleFloatTracks(out: Float32Array, clip: Clip, time: number, cursor: ClipCursor): Float32Array {
   if (cursor.clip !== clip) throw new Error(`sampleFloatTracks: the cursor belongs to clip "${cursor.clip.name}", not "${clip.name}"`);
@@ -65,7 +66,7 @@ export function sampleFloatTracks(out: Float32Array, clip: Clip, time: number, c
   let o = 0;
   for (let i = 0; i < tracks.length; i++) {
     const track = tracks[i]!;
-    keys[i] = sampleTrack(out, o, track.times, track.values, track.count, track.interpolation, false, "slerp", time, keys[i]!);
+    keys[i] = sampleTrack(out, o, track.times, track.values, track.count, track.interpolation, track.quaternion === true, "slerp", time, keys[i]!);
     o += track.count;
   }
   return out;

@@ -100,8 +100,11 @@ export function roleKey(role: BoneRole, side: BoneSide): string {
  * Roles of a whole skeleton: role key → joint index, each role given to one joint. `shoulder` is the
  * upper arm when the same side also has a collar/clavicle bone, else the clavicle. When two joints claim
  * one role (CMU's `LeftWrist` and `lhand`; `lowerneck` and `Neck`), the one nearest the root keeps it.
+ * A skeleton whose file declares its roles (`skeleton.roles`: a VRM animation's humanoid bones) gets
+ * those, names aside.
  */
 export function classifySkeleton(skeleton: Skeleton): Map<string, number> {
+  if (skeleton.roles) return new Map(skeleton.roles);
   const infos = skeleton.names.map(classifyName);
   const depth = new Int32Array(skeleton.jointCount);
   for (let j = 0; j < skeleton.jointCount; j++) {

@@ -3,11 +3,12 @@ import type { Clip } from "../clip/clip.ts";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadBvh } from "../io/bvh/load-bvh.ts";
 import { loadGltfFile } from "../io/gltf/load-gltf-file.ts";
+import { loadVrmaFile } from "../io/vrma/load-vrma-file.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
-/** A skeleton and its clips from a .bvh or a glTF file (the first skeleton of a glTF). */
+/** A skeleton and its clips from a .bvh, a .vrma or a glTF file (the first skeleton of a glTF). */
 export interface LoadedRig {
-  readonly kind: "bvh" | "gltf";
+  readonly kind: "bvh" | "gltf" | "vrma";
   /** Absent when the file is unusable (see diagnostics). */
   readonly skeleton?: Skeleton;
   /** Clips bound to `skeleton` (a BVH has at most one). */
@@ -23,7 +24,8 @@ export interface LoadRigOptions {
 }
 
 /**
- * Loads a .bvh (by extension, case-insensitive) or a glTF/GLB file; never throws on bad files. This is
+ * Loads a .bvh or a .vrma (by extension, case-insensitive; a .vrma's skeleton declares its humanoid
+ * roles) or a glTF/GLB file; never throws on bad files. This is
  * the one verdict `map`, `retarget` and `inspect` share: a file with any error has no skeleton and no
  * clips here, whatever part of it did parse.
  */
@@ -33,6 +35,11 @@ export async function loadRig(path: string, options: LoadRigOptions = {}): Promi
     const r = loadBvh(path, options.bvhScale === undefined ? {} : { scale: options.bvhScale }, label);
     if (hasErrors(r.diagnostics)) return { kind: "bvh", clips: [], diagnostics: r.diagnostics };
     return { kind: "bvh", ...(r.skeleton ? { skeleton: r.skeleton } : {}), clips: r.clip ? [r.clip] : [], diagnostics: r.diagnostics };
+  }
+  if (extname(path).toLowerCase() === ".vrma") {
+    const r = await loadVrmaFile(path, label);
+    if (!r.ok || !r.skeleton) return { kind: "vrma", clips: [], diagnostics: r.diagnostics };
+    return { kind: "vrma", skeleton: r.skeleton, clips: r.clips, diagnostics: r.diagnostics };
   }
   const r = await loadGltfFile(path, { fileName: label });
   const skeleton = r.ok ? r.skeletons[0] : undefined;

@@ -21,6 +21,12 @@ export interface Skeleton {
    * programmatically. Lets loaders and exporters map back.
    */
   readonly sourceIndex: Int32Array;
+  /**
+   * Humanoid roles the file declares (role key as `roleKey` gives it, `upperLeg.L` → joint), e.g. a VRM
+   * animation's humanoid bones. Retargeting's role classification takes them as they are instead of
+   * guessing roles from joint names. Absent for skeletons whose file declares none.
+   */
+  readonly roles?: ReadonlyMap<string, number>;
 }
 
 export interface SkeletonInit {
@@ -31,6 +37,8 @@ export interface SkeletonInit {
   /** 16 floats per joint, column-major; identity when omitted. */
   readonly inverseBind?: Float32Array;
   readonly sourceIndex?: ArrayLike<number>;
+  /** Declared humanoid roles (see Skeleton.roles); each joint index must be in range. */
+  readonly roles?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -65,7 +73,14 @@ export function createSkeleton(init: SkeletonInit): Skeleton {
   if (inverseBind.length !== 16 * jointCount) throw new RangeError("inverseBind must hold 16 floats per joint");
   const sourceIndex = new Int32Array(jointCount).fill(-1);
   if (init.sourceIndex) sourceIndex.set(Array.from(init.sourceIndex));
-  return Object.freeze({ jointCount, names: Object.freeze([...init.names]), parents, rest, inverseBind, indexOf, sourceIndex });
+  let roles: ReadonlyMap<string, number> | undefined;
+  if (init.roles) {
+    for (const [key, j] of init.roles) {
+      if (!(Number.isInteger(j) && j >= 0 && j < jointCount)) throw new RangeError(`role "${key}" names joint ${j}, out of range`);
+    }
+    roles = new Map(init.roles);
+  }
+  return Object.freeze({ jointCount, names: Object.freeze([...init.names]), parents, rest, inverseBind, indexOf, sourceIndex, ...(roles ? { roles } : {}) });
 }
 
 /** Joint indices of `root` and all its descendants (for bone masks: upper body, one arm, …). */

@@ -33,7 +33,9 @@ export function createLogView(findings: HTMLElement, events: HTMLElement): LogVi
         li.className = d.severity;
         const b = document.createElement("button");
         b.type = "button";
-        b.textContent = formatDiagnostic(d);
+        // Line and column first, as an editor's problem list shows them (the JSON pointer stays in the text).
+        b.textContent = d.line !== undefined ? `${d.line}:${d.column ?? 1} ${formatDiagnostic(d)}` : formatDiagnostic(d);
+        if (d.line !== undefined) b.dataset["line"] = String(d.line);
         b.addEventListener("click", () => onSelect(d));
         li.append(b);
         findings.append(li);
@@ -50,8 +52,8 @@ export function createLogView(findings: HTMLElement, events: HTMLElement): LogVi
           case "stateEntered": add(`${t}s entered ${name(e.state)}`, e.type); break;
           case "stateExited": add(`${t}s exited ${name(e.state)}`, e.type); break;
           case "transitionStarted": add(`${t}s transition ${name(e.from)} → ${name(e.state)} started`, e.type); break;
-          case "transitionEnded": add(`${t}s transition → ${name(e.state)} ended`, e.type); break;
-          case "transitionInterrupted": add(`${t}s transition → ${name(e.state)} interrupted`, e.type); break;
+          case "transitionEnded": add(`${t}s transition ${name(e.from)} → ${name(e.state)} ended`, e.type); break;
+          case "transitionInterrupted": add(`${t}s transition ${name(e.from)} → ${name(e.state)} interrupted`, e.type); break;
           case "clipLooped": add(`${t}s ${name(e.state)} looped`, e.type); break;
           case "notify": add(`${t}s notify "${e.name}" (${name(e.state)})`, e.type); break;
         }

@@ -3,13 +3,15 @@
 import * as THREE from "three";
 import { GLTFLoader, type GLTF } from "three/examples/jsm/loaders/GLTFLoader.js";
 import {
-  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, loadGltf,
+  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, loadGltf, locateDiagnostics,
   parseJsonText, parseTimeline, setParam,
   type Clip, type CompiledGraph, type Crowd, type CrowdKernel, type Diagnostic, type GraphInstance, type GraphSpec, type Skeleton,
 } from "animgraph";
 import { applyPoseToThree, bindThreeSkeleton, type ThreeBinding } from "animgraph/three";
 import { createBlendView, type BlendView } from "./blend-view.ts";
 import { createCrowdRenderer, drawItems, type CrowdRenderer } from "./crowd-renderer.ts";
+import { createEditorView } from "./editor-view.ts";
+import { forEachDiagnostic } from "@codemirror/lint";
 import { defaultGraphText } from "./default-graph.ts";
 import { createFadeView } from "./fade-view.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
@@ -34,7 +36,6 @@ const log = createLogView($("findings"), $("events"));
 const fade = createFadeView($<HTMLCanvasElement>("fade-curve"), $<HTMLCanvasElement>("fade-history"), $("fade-readout"));
 const why = createWhyView($("why"));
 const status = $("status");
-const editor = $<HTMLTextAreaElement>("editor");
 let character: Character | undefined;
 let live: Live | undefined;
 /** The graph text the user gave (file, editor); it may not fit the current character. */
@@ -63,6 +64,20 @@ const uploadTimes = new Float64Array(FRAME_TIMES);
 let crowdView: CrowdRenderer | null = null;
 let frames = 0;
 let perfShownAt = 0;
+
+let editTimer: ReturnType<typeof setTimeout> | undefined;
+const editor = createEditorView($("editor"), (text) => {
+  clearTimeout(editTimer);
+  editTimer = setTimeout(() => reloadGraph(text, graphFile), 250);
+}, (key) => {
+  // The graph's own names where the schema only says "a name".
+  if (!live) return [];
+  if (key === "to" || key === "from" || key === "entry") return [...new Set(live.graph.machines.flatMap((m) => m.states.map((st) => st.name)))];
+  if (key === "clip") return character ? character.clips.map((c) => c.name) : [];
+  if (key === "param") return live.graph.params.map((p) => p.name);
+  if (key === "mask") return Object.keys(live.spec.masks ?? {});
+  return [];
+});
 
 function setStatus(text: string): void {
   if (status.textContent !== text) status.textContent = text;
@@ -109,7 +124,7 @@ async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
 function reloadGraph(text: string, file: string, options: { quietFallback?: boolean } = {}): boolean {
   graphText = text;
   graphFile = file;
-  if (editor.value !== text) editor.value = text;
+  editor.setText(text);
   const ok = activateGraph(text, file, false);
   if (!ok && !options.quietFallback) {
     setStatus(`${file}: does not fit ${character?.name ?? "the character"}; ${live ? `${live.file} keeps running` : "nothing to run"}`);
@@ -129,7 +144,12 @@ function activateGraph(text: string, file: string, isDefault: boolean): boolean 
     findings.push(...result.diagnostics);
     compiled = result.graph;
   }
-  if (!isDefault || !compiled) log.showFindings(findings, selectFinding);
+  // Compile findings carry only a JSON pointer: give them the line and column the editor marks.
+  const located = locateDiagnostics(doc, findings);
+  if (!isDefault || !compiled) {
+    log.showFindings(located, selectFinding);
+    editor.showDiagnostics(located);
+  }
   if (!compiled || !lint.spec) return false;
   const instance = createInstance(compiled);
   const previous = live && live.graph.skeleton === compiled.skeleton ? live : undefined;
@@ -191,6 +211,9 @@ function updateBlendPanel(l: Live, instance: GraphInstance): void {
 }
 
 function selectFinding(d: Diagnostic): void {
+  const panel = $("editor-panel");
+  if (panel.hidden) toggleEditor();
+  editor.jumpTo(d);
   if (!live) return;
   const tm = /\/layers\/(\d+)\/machine\/transitions\/(\d+)/.exec(d.pointer);
   if (tm) { live.graphView.flashTransition(Number(tm[2])); return; }
@@ -496,24 +519,23 @@ $<HTMLInputElement>("toggle-crowd-lod").addEventListener("change", (e) => crowdV
 $("frame").addEventListener("click", () => character && viewport.frame(character.root));
 document.addEventListener("keydown", (e) => {
   const target = e.target as HTMLElement;
-  if (target.closest("input, textarea, select")) return;
+  if (target.closest("input, textarea, select, .cm-editor")) return;
   if ((e.key === "f" || e.key === "F") && character) viewport.frame(character.root);
   if (e.key === "," || e.key === ".") {
     const n = live?.recording.params.length ?? 0;
     showStep((shownStep ?? n) + (e.key === "," ? -1 : 1));
   }
 });
-$("edit-graph").addEventListener("click", () => {
+function toggleEditor(): void {
   const panel = $("editor-panel");
   panel.hidden = !panel.hidden;
   $("edit-graph").setAttribute("aria-expanded", String(!panel.hidden));
-  if (!panel.hidden) panel.scrollIntoView({ block: "nearest" });
-});
-let editTimer: ReturnType<typeof setTimeout> | undefined;
-editor.addEventListener("input", () => {
-  clearTimeout(editTimer);
-  editTimer = setTimeout(() => reloadGraph(editor.value, graphFile), 250);
-});
+  if (!panel.hidden) {
+    editor.view.requestMeasure();
+    panel.scrollIntoView({ block: "nearest" });
+  }
+}
+$("edit-graph").addEventListener("click", () => toggleEditor());
 // The timeline: scrub, step, play back at any speed, back to live, export and import.
 $<HTMLInputElement>("timeline").addEventListener("input", (e) => { playbackSpeed = 0; showStep(Number((e.target as HTMLInputElement).value)); });
 $("step-back").addEventListener("click", () => { playbackSpeed = 0; showStep((shownStep ?? live?.recording.params.length ?? 0) - 1); });
@@ -566,6 +588,18 @@ Object.assign(window, {
       return { kernel: true, maxModelDiff: max };
     },
     reloadGraph: (text: string, file = "edited.json") => reloadGraph(text, file),
+    /** The CodeMirror editor (its view takes transactions as a user's typing would). */
+    editor,
+    /** The markers the editor shows: 1-based line and column, severity, message. */
+    editorMarks: () => {
+      const out: { line: number; column: number; severity: string; message: string }[] = [];
+      forEachDiagnostic(editor.view.state, (d, from) => {
+        const line = editor.view.state.doc.lineAt(from);
+        out.push({ line: line.number, column: from - line.from + 1, severity: d.severity, message: d.message });
+      });
+      return out;
+    },
+    simulationTime: () => live?.instance.time ?? 0,
     loadCharacter: (bytes: Uint8Array, name: string) => loadCharacter(bytes, name),
     /** Recorded steps, and how many replay to a different pose (0: bit for bit). */
     recording: () => ({ steps: live?.recording.params.length ?? 0, mismatches: live ? verifyReplay(live.recording) : -1 }),

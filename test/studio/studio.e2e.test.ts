@@ -374,3 +374,111 @@ test("layout: no horizontal overflow from 1280×720 to 2560×1440, readouts not 
   for (let i = 0; i < 30; i++) await page.keyboard.press("ArrowRight");
   await page.waitForFunction(() => document.body.dataset["state"] === "Run", undefined, { timeout: 10_000 });
 });
+
+interface EditorHooks {
+  animgraphStudio: {
+    editor: { view: { state: { doc: { line(n: number): { from: number; to: number; text: string }; lines: number; toString(): string } }; dispatch(tr: unknown): void }; cursor(): { line: number; column: number } };
+    editorMarks(): { line: number; column: number; severity: string; message: string }[];
+    reloadGraph(t: string, f: string): void;
+    simulationTime(): number;
+  };
+}
+
+/** Replaces `find` by `replace` on the first line containing `find` (after line `after`), as typing would; returns that line. */
+const editLine = (find: string, replace: string, after = 0): Promise<number> =>
+  page.evaluate(([f, r, a]) => {
+    const ed = (window as unknown as EditorHooks).animgraphStudio.editor;
+    const doc = ed.view.state.doc;
+    for (let n = a + 1; n <= doc.lines; n++) {
+      const line = doc.line(n);
+      const at = line.text.indexOf(f);
+      if (at >= 0) {
+        ed.view.dispatch({ changes: { from: line.from + at, to: line.from + at + f.length, insert: r }, userEvent: "input.type" });
+        return n;
+      }
+    }
+    throw new Error(`no line holds ${f}`);
+  }, [find, replace, after] as const);
+
+const marks = (): Promise<{ line: number; column: number; severity: string; message: string }[]> =>
+  page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.editorMarks());
+
+test("the editor: CodeMirror with line numbers; a finding is marked on the edited line and column, listed with it, and a click jumps there", { skip, timeout: 60_000 }, async () => {
+  const robotGraph = readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8");
+  await page.evaluate((t) => (window as unknown as EditorHooks).animgraphStudio.reloadGraph(t, "robot.animgraph.json"), robotGraph);
+  await page.click("#edit-graph");
+  assert.ok(await page.locator("#editor .cm-lineNumbers").isVisible());
+  assert.ok(await page.locator("#editor .cm-gutterElement").count() > 20, "line numbers are drawn");
+
+  // An unknown state: marked at the "Ghost" value on that very line.
+  const line = await editLine('"to": "Jump"', '"to": "Ghost"');
+  await page.waitForFunction(() => document.body.dataset["graph"] === "broken");
+  const m = (await marks()).filter((x) => x.severity === "error");
+  assert.ok(m.length >= 1, JSON.stringify(m));
+  assert.equal(m[0]!.line, line);
+  const text = robotGraph.split("\n")[line - 1]!;
+  assert.equal(m[0]!.column, text.indexOf('"Jump"') + 1, `marked at the value (${JSON.stringify(m[0])})`);
+  const finding = page.locator(`#findings li.error button[data-line="${line}"]`);
+  assert.match(await finding.first().textContent() ?? "", /E_UNKNOWN_STATE/);
+
+  // Click the finding: the editor selects it.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await finding.first().click();
+  assert.equal((await page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.editor.cursor())).line, line);
+
+  // A syntax error (a colon deleted) is marked on its line, not at the end of the file.
+  await editLine('"to": "Ghost"', '"to": "Jump"');
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  const colonLine = await editLine('"from": "Idle",', '"from" "Idle",');
+  await page.waitForFunction(() => document.body.dataset["graph"] === "broken");
+  const syntax = (await marks()).filter((x) => x.severity === "error");
+  assert.equal(syntax[0]?.line, colonLine, JSON.stringify(syntax));
+  await editLine('"from" "Idle",', '"from": "Idle",');
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  assert.deepEqual((await marks()).filter((x) => x.severity === "error"), []);
+  assert.deepEqual(consoleErrors, []);
+});
+
+test("the editor completes keys from the schema and values from the graph; edits keep the simulation time and parameters", { skip, timeout: 60_000 }, async () => {
+  // A value: after "to": the machine's state names are offered.
+  const line = await editLine('"to": "Jump"', '"to": ""');
+  await page.evaluate((n) => {
+    const ed = (window as unknown as EditorHooks).animgraphStudio.editor;
+    const l = ed.view.state.doc.line(n);
+    const at = l.from + l.text.indexOf('"to": "') + 7;
+    ed.view.dispatch({ selection: { anchor: at } });
+  }, line);
+  await page.locator("#editor .cm-content").focus();
+  await page.keyboard.press("Control+Space");
+  await page.waitForSelector(".cm-tooltip-autocomplete");
+  const values = await page.locator(".cm-tooltip-autocomplete li").allTextContents();
+  for (const s of ['"Idle"', '"Run"', '"Jump"', '"Punch"']) assert.ok(values.some((v) => v.includes(s)), `${s} in ${values.join(" ")}`);
+  await page.keyboard.press("Escape");
+  await editLine('"to": ""', '"to": "Jump"', line - 1);
+
+  // A key: inside a state object, the schema's state keys not yet present.
+  const stateLine = await editLine('"clip": "Idle"', '"clip": "Idle", ');
+  await page.evaluate((n) => {
+    const ed = (window as unknown as EditorHooks).animgraphStudio.editor;
+    const l = ed.view.state.doc.line(n);
+    ed.view.dispatch({ selection: { anchor: l.from + l.text.indexOf('"Idle", ') + 8 } });
+  }, stateLine);
+  await page.keyboard.press("Control+Space");
+  await page.waitForSelector(".cm-tooltip-autocomplete");
+  const keys = await page.locator(".cm-tooltip-autocomplete li").allTextContents();
+  for (const k of ['"loop"', '"speed"', '"events"', '"syncGroup"']) assert.ok(keys.some((v) => v.includes(k)), `${k} in ${keys.join(" ")}`);
+  assert.ok(!keys.some((v) => v.includes('"clip"')), "a key already present is not offered");
+  await page.keyboard.press("Escape");
+  await editLine('"clip": "Idle", ', '"clip": "Idle"');
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+
+  // Edits keep the clock and the parameter values.
+  await setSlider("speed", 3);
+  const before = await page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.simulationTime());
+  await editLine('"description": "', '"description": "Edited. ');
+  await page.waitForFunction((t) => (window as unknown as EditorHooks).animgraphStudio.simulationTime() > t, before);
+  await page.waitForTimeout(400);
+  assert.ok(await page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.simulationTime()) >= before + 0.2, "the clock went on through the reload");
+  assert.equal(Number(await page.inputValue('input[data-param="speed"]')), 3);
+  assert.deepEqual(consoleErrors, []);
+});

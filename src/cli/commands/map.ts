@@ -50,8 +50,8 @@ export const mapCommand: CliCommand = {
     program
       .command("map")
       .description("Propose a bone map from SRC's skeleton to TARGET's (names and hierarchy), with a confidence per bone and the bones left unmapped")
-      .argument("<source>", "a .bvh, .glb or .gltf file")
-      .argument("<target>", "a .bvh, .glb or .gltf file")
+      .argument("<source>", "a .bvh, .vrma, .glb or .gltf file")
+      .argument("<target>", "a .bvh, .vrma, .glb or .gltf file")
       .option("--json", "print JSON (usable as a --map file for retarget)")
       .action(async (sourceFile: string, targetFile: string, options: MapOptions) => {
         const source = await loadRig(resolve(ctx.io.cwd, sourceFile), { label: sourceFile });

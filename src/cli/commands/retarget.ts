@@ -32,15 +32,15 @@ interface RetargetCliOptions {
 
 /**
  * `animgraph retarget SRC --to TARGET.glb [--map map.json] [--name NAME] --out OUT.glb`: plays SRC's
- * clip (a BVH, or a glTF clip chosen with --clip) on TARGET's skeleton and writes TARGET with the new
+ * clip (a BVH, a .vrma's, or a glTF clip chosen with --clip) on TARGET's skeleton and writes TARGET with the new
  * animation added (GLB, written atomically). Nothing is written when an input is unusable (exit 2).
  */
 export const retargetCommand: CliCommand = {
   register(program, ctx) {
     program
       .command("retarget")
-      .description("Retarget a clip (BVH or glTF) onto a glTF character and write the character with the new animation added")
-      .argument("<source>", "a .bvh, .glb or .gltf file with the motion")
+      .description("Retarget a clip (BVH, glTF or VRM animation) onto a glTF character and write the character with the new animation added")
+      .argument("<source>", "a .bvh, .vrma, .glb or .gltf file with the motion")
       .requiredOption("--to <target>", "the character (.glb or .gltf) to animate")
       .requiredOption("--out <file>", "the GLB to write")
       .option("--map <file>", "a bone map JSON file (default: proposed from names, see `animgraph map`)")

@@ -1,0 +1,87 @@
+import { quatIdentity, quatInvert, quatMultiply, quatRotateVec3 } from "../../math/quat.ts";
+import type { Pose } from "../../pose/pose.ts";
+import { modelFrames } from "../../retarget/model-frames.ts";
+import type { Skeleton } from "../../skeleton/skeleton.ts";
+import { VRM_HUMAN_BONE_NAMES, type VrmHumanBoneName } from "./vrm-human-bones.ts";
+
+/**
+ * Precomputed rest frames that turn a pose of a .vrma's skeleton into VRM's "normalized" humanoid pose:
+ * each bone's rotation as it would be on a model whose T-pose has no rotation at all (what three-vrm's
+ * normalized bones and UniVRM's ControlRig take, whatever the animation's own rest rotations).
+ */
+export interface HumanoidNormalizer {
+  readonly skeleton: Skeleton;
+  /** The bones the file maps, in VRM_HUMAN_BONE_NAMES order: the order of `normalizeHumanoidPose`'s output. */
+  readonly bones: readonly VrmHumanBoneName[];
+  /** Joint per entry of `bones`. */
+  readonly joints: Int16Array;
+  /** Per bone: the parent's world rest rotation (4 floats). */
+  readonly pre: Float64Array;
+  /** Per bone: the inverse of its own world rest rotation (4 floats). */
+  readonly post: Float64Array;
+  /** The hips' parent's world rest frame: rotation (4), position (3), uniform scale (1); identity without hips. */
+  readonly hipsParent: Float64Array;
+  /** Index of the hips in `bones`, -1 when unmapped. */
+  readonly hips: number;
+  readonly scratch: Float64Array;
+}
+
+/** Builds the normalizer of a .vrma's skeleton and humanoid bone map (`VrmaLoadResult`). */
+export function createHumanoidNormalizer(skeleton: Skeleton, humanBones: ReadonlyMap<VrmHumanBoneName, number>): HumanoidNormalizer {
+  const J = skeleton.jointCount;
+  const q = new Float64Array(4 * J), p = new Float64Array(3 * J), s = new Float64Array(J);
+  modelFrames(q, p, s, skeleton, skeleton.rest);
+  const bones = VRM_HUMAN_BONE_NAMES.filter((b) => humanBones.has(b));
+  const joints = Int16Array.from(bones, (b) => humanBones.get(b)!);
+  const pre = new Float64Array(4 * bones.length), post = new Float64Array(4 * bones.length);
+  const hipsParent = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1]);
+  joints.forEach((j, i) => {
+    const parent = skeleton.parents[j]!;
+    if (parent >= 0) pre.set(q.subarray(4 * parent, 4 * parent + 4), 4 * i);
+    else quatIdentity(pre, 4 * i);
+    quatInvert(post, 4 * i, q, 4 * j);
+    if (bones[i] === "hips" && parent >= 0) {
+      hipsParent.set(q.subarray(4 * parent, 4 * parent + 4), 0);
+      hipsParent.set(p.subarray(3 * parent, 3 * parent + 3), 4);
+      hipsParent[7] = s[parent]!;
+    }
+  });
+  return { skeleton, bones, joints, pre, post, hipsParent, hips: bones.indexOf("hips"), scratch: new Float64Array(4) };
+}
+
+/**
+ * Writes the normalized pose of `pose` (a pose of `n.skeleton`, e.g. from sampleClip): per bone of
+ * `n.bones`, 4 floats of `rotations` (x, y, z, w) = Wp · q · W⁻¹ (Wp the world rest rotation of the
+ * bone's parent node, q its local rotation, W its own world rest rotation: VRM's "pose data
+ * compatibility" formula), and in `hipsPosition` the hips' local translation carried into world space
+ * by its parent's rest frame (left at 0 without hips). The bone's actual parent node is used, so a
+ * non-humanoid node between two bones counts (three-vrm uses the nearest humanoid parent: the same for
+ * every usual file). No allocation.
+ */
+export function normalizeHumanoidPose(rotations: Float32Array, hipsPosition: Float32Array, n: HumanoidNormalizer, pose: Pose): void {
+  if (rotations.length < 4 * n.bones.length) throw new RangeError(`normalizeHumanoidPose: rotations needs ${4 * n.bones.length} floats`);
+  const tmp = n.scratch;
+  for (let i = 0; i < n.joints.length; i++) {
+    const j = n.joints[i]!;
+    quatMultiply(tmp, 0, n.pre, 4 * i, pose.r, 4 * j);
+    quatMultiply(tmp, 0, tmp, 0, n.post, 4 * i);
+    rotations[4 * i] = tmp[0]!;
+    rotations[4 * i + 1] = tmp[1]!;
+    rotations[4 * i + 2] = tmp[2]!;
+    rotations[4 * i + 3] = tmp[3]!;
+  }
+  if (n.hips < 0) {
+    hipsPosition.fill(0, 0, 3);
+    return;
+  }
+  const j = n.joints[n.hips]!;
+  const hp = n.hipsParent;
+  const k = hp[7]!;
+  tmp[0] = k * pose.t[3 * j]!;
+  tmp[1] = k * pose.t[3 * j + 1]!;
+  tmp[2] = k * pose.t[3 * j + 2]!;
+  quatRotateVec3(tmp, 0, hp, 0, tmp, 0);
+  hipsPosition[0] = tmp[0]! + hp[4]!;
+  hipsPosition[1] = tmp[1]! + hp[5]!;
+  hipsPosition[2] = tmp[2]! + hp[6]!;
+}
