@@ -5,7 +5,7 @@
 // which also holds the GPU's work: render is only the CPU side of three.js's draw calls). Prints a
 // markdown table. Usage: node scripts/studio-figures.mjs [--frames N] [--seconds S] [--sizes 0,1,100,1000]
 // [--screenshot FILE.png] (size 0: the crowd off, the studio's character alone; the screenshot shows the
-// viewport with a crowd of 1,000).
+// viewport with a crowd of 1,000, the page at 1920×1080).
 // Needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH); WebGL runs on SwiftShader (CPU), so the render
 // and frame figures are a CPU rasteriser's, far above what a GPU gives.
 // Page-side code below runs in the browser (page.evaluate).
@@ -92,6 +92,7 @@ try {
     }
   }
   if (SCREENSHOT) {
+    await page.setViewportSize({ width: 1920, height: 1080 }); // a larger viewport for the picture
     await page.evaluate(async () => {
       document.querySelector("#crowd-size").value = "1000";
       const toggle = document.querySelector("#toggle-crowd");
