@@ -5,6 +5,9 @@ export type { Diagnostic, Severity } from "./diagnostics/diagnostic.ts";
 export { compareDiagnostics, formatDiagnostic, hasErrors } from "./diagnostics/diagnostic.ts";
 export { ExitCode } from "./diagnostics/exit-codes.ts";
 export type { JsonNode, JsonDocument, JsonLimits } from "./json/index.ts";
+export type {
+  JsonNodeBase, JsonObjectNode, JsonArrayNode, JsonStringNode, JsonNumberNode, JsonBooleanNode, JsonNullNode, SourceText,
+} from "./json/index.ts";
 export { parseJsonText, toPlainValue } from "./json/index.ts";
 
 export type { Pose } from "./pose/pose.ts";
@@ -31,7 +34,7 @@ export type { BvhChannel, BvhData, BvhEndSite, BvhJointInfo, BvhLimits, BvhOptio
 export { parseBvh } from "./io/bvh/index.ts";
 export type {
   BoneRole, BoneSide, BoneMap, BoneMapEntry, BoneMapProposal, BoneMatchReason, BoneMapReadResult, BoneMapSettings,
-  CompileBoneMapOptions, CompileBoneMapResult, CompiledBoneMap, RetargetOptions,
+  CompileBoneMapOptions, CompileBoneMapResult, CompiledBoneMap, RetargetOptions, NameInfo,
 } from "./retarget/index.ts";
 export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, compileBoneMap, retargetClip, bindPose } from "./retarget/index.ts";
 export type { FootContactOptions } from "./retarget/index.ts";

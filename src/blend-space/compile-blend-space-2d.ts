@@ -3,7 +3,9 @@ import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
 /** One sample of a freeform 2D blend space: where its child sits on the two parameter axes. */
 export interface BlendSample2D {
+  /** Position on the first parameter axis. */
   readonly x: number;
+  /** Position on the second parameter axis. */
   readonly y: number;
 }
 
@@ -43,6 +45,7 @@ export interface CompiledBlendSpace2D {
   readonly line: Float64Array;
 }
 
+/** Where the samples came from, so diagnostics of `compileBlendSpace2D` point into the user's file. */
 export interface CompileBlendSpace2DOptions {
   /** File named in diagnostics; default `<input>`. */
   readonly file?: string;
@@ -50,9 +53,11 @@ export interface CompileBlendSpace2DOptions {
   readonly pointer?: string;
 }
 
+/** What `compileBlendSpace2D` returns: the compiled space (if any sample is usable) and every problem found. */
 export interface CompileBlendSpace2DResult {
   /** The compiled space, or null when no sample is usable (then `diagnostics` says why). */
   readonly compiled: CompiledBlendSpace2D | null;
+  /** Dropped samples, collinear samples and an empty space, each at `<pointer>/<i>` of the sample. */
   readonly diagnostics: Diagnostic[];
 }
 

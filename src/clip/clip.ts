@@ -69,13 +69,19 @@ export interface Clip {
 
 const PATH_SLOT: Record<TrackPath, number> = { translation: 0, rotation: 1, scale: 2 };
 
+/** The input of `createClip`: the tracks of one clip and the skeleton they animate. */
 export interface ClipInit {
+  /** The clip's name (e.g. the glTF animation name). */
   readonly name: string;
+  /** The skeleton whose joint indices the tracks use. */
   readonly skeleton: Skeleton;
+  /** At most one track per joint and path. */
   readonly tracks: readonly JointTrack[];
+  /** Morph-weight tracks; none when omitted. */
   readonly floatTracks?: readonly FloatTrack[];
   /** Defaults to the last key time of any track. */
   readonly duration?: number;
+  /** The default playback mode. Default `loop`. */
   readonly loopMode?: LoopMode;
 }
 

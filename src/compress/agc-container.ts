@@ -22,6 +22,7 @@ import { decodeKey, deriveTrack, MAX_COARSE_SHIFT, TrackEncoding, type Compresse
  * skeleton by joint name if you need skinning.
  */
 export const AGC_MAGIC = "AGC1";
+/** Format version written after the magic; `readAgc` refuses any other (`E_AGC_VERSION`). */
 export const AGC_VERSION = 3;
 
 const LOOP_MODES: readonly LoopMode[] = ["loop", "clamp", "pingpong"];

@@ -78,10 +78,13 @@ export interface CompressionStats {
   readonly passes: number;
 }
 
+/** What `compressClip` returns: the compressed clip and its statistics, or the reasons it could not be made. */
 export interface CompressResult {
   /** Absent when the clip cannot be compressed (see the diagnostics). */
   readonly compressed?: CompressedClip;
+  /** Sizes and measured errors, present with `compressed`. */
   readonly stats?: CompressionStats;
+  /** `E_COMPRESS_*` problems with the options or the clip (pointer ""). */
   readonly diagnostics: Diagnostic[];
 }
 

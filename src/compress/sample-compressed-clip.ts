@@ -9,7 +9,7 @@ import { decodeRotationKey, decodeRotationPair, decodeVectorKey, TrackEncoding, 
  */
 export interface CompressedClipCursor {
   readonly clip: CompressedClip;
-  /** [0]: the grid frame f whose keys f and f + 1 `cache` holds; −1 before the first sample. */
+  /** Element 0: the grid frame f whose keys f and f + 1 `cache` holds; −1 before the first sample. */
   readonly frame: Int32Array;
   /** Decoded keys f and f + 1 per track, 8 floats per track (4 each; translations use 3). */
   readonly cache: Float32Array;
@@ -20,6 +20,9 @@ export function createCompressedClipCursor(clip: CompressedClip): CompressedClip
   return { clip, frame: Int32Array.of(-1), cache: new Float32Array(8 * clip.tracks.length) };
 }
 
+// Scratch for the interpolation weight between two grid frames (no allocation per sample).
+const weight = new Float64Array(1);
+
 /**
  * Samples a compressed clip at `time` seconds (clip-local, like `sampleClip`: map playback time with
  * `wrapTime` first) into `out`: joints start from the rest pose and each track overwrites its
@@ -29,8 +32,6 @@ export function createCompressedClipCursor(clip: CompressedClip): CompressedClip
  * to float32 rounding of key times. No allocation.
  * Aliasing: `out` must not be the skeleton's rest pose.
  */
-const weight = new Float64Array(1);
-
 export function sampleCompressedClip(
   out: Pose,
   clip: CompressedClip,

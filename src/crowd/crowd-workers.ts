@@ -8,14 +8,18 @@ import { poseStride } from "./crowd.ts";
  * `module` (a file URL or path) exports an (async) function `exportName(args)` returning the graph.
  */
 export interface GraphRecipe {
+  /** The module to import: a file URL or an absolute path. */
   readonly module: string;
+  /** The name of the module's export that builds the graph (a {@link GraphFactory}). */
   readonly exportName: string;
   /** Structured-cloneable arguments for the factory. */
   readonly args?: unknown;
 }
 
+/** The function a {@link GraphRecipe} names: builds the compiled graph from the recipe's `args` (may be async). */
 export type GraphFactory = (args: unknown) => CompiledGraph | Promise<CompiledGraph>;
 
+/** How `createCrowdWorkers` splits and evaluates a crowd: thread count, sharing, start times and the kernel. */
 export interface CrowdWorkersOptions {
   /** Worker threads (≥ 1). Characters are split into contiguous, near-equal ranges. */
   readonly workers: number;
@@ -36,9 +40,13 @@ export interface CrowdWorkersOptions {
  * the caller reads results in place. Frames are driven with `Atomics` (no message per frame).
  */
 export interface CrowdWorkers {
+  /** Number of characters, over all workers. */
   readonly count: number;
+  /** Joints per character. */
   readonly jointCount: number;
+  /** Every character's local pose, 10·J floats each, in a SharedArrayBuffer (as `Crowd.poseBuffer`). */
   readonly poseBuffer: Float32Array;
+  /** Every character's model-space matrices, 16·J floats each, in a SharedArrayBuffer (as `Crowd.model`). */
   readonly model: Float32Array;
   /** Parameters, graph.params.length per character (slot order); workers copy them in before each step. */
   readonly params: Float64Array;

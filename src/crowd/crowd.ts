@@ -8,6 +8,7 @@ import { createWasmCrowd, type WasmCrowd } from "./wasm/wasm-crowd.ts";
 
 export { poseStride, poseView } from "./crowd-layout.ts";
 
+/** How `createCrowd` lays out and evaluates a crowd: sampling sharing, buffers, cursors and the kernel. */
 export interface CrowdOptions {
   /**
    * Shared sampling: instances that sample the same keyframed clip at the same (exact) local time in
@@ -73,19 +74,31 @@ export interface CrowdOptions {
  * Parameters are set per instance (`setParam(graph, crowd.instances[i], name, value)`).
  */
 export interface Crowd {
+  /** The graph every character runs. */
   readonly graph: CompiledGraph;
+  /** Number of characters. */
   readonly count: number;
+  /** Joints per character (the graph's skeleton). */
   readonly jointCount: number;
+  /** One graph instance per character; set parameters on these. */
   readonly instances: readonly GraphInstance[];
+  /** Every character's local pose, 10·J floats each (empty with `localPoses: false`). */
   readonly poseBuffer: Float32Array;
+  /** Per character: a Pose viewing its part of `poseBuffer`. */
   readonly poses: readonly Pose[];
+  /** Every character's model-space matrices, 16·J floats each (column-major), written by `evaluateCrowd`. */
   readonly model: Float32Array;
+  /** The transform above every character's skeleton roots (`CrowdOptions.root`), if given. */
   readonly root: Float32Array | undefined;
   /** Per character: its 16·J model-space floats, a view into `model`. */
   readonly matrices: readonly Float32Array[];
   /** The crowd's sampler: the shared-sampling cache (or a plain sampler when `share` is false). */
   readonly cache: SampleCache;
-  /** The kernel side when created with `kernel`, else null. */
+  /**
+   * The kernel side when created with `kernel`, else null: its memory layout and command recorder,
+   * used by `evaluateCrowd` only.
+   * @internal
+   */
   readonly wasm: WasmCrowd | null;
   /** With `kernel` and `buffers`: the caller's pose and model views the results are copied into. */
   readonly mirror: { readonly pose: Float32Array; readonly model: Float32Array } | null;

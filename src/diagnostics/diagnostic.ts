@@ -66,6 +66,7 @@ export function echo(text: string, max = MAX_ECHOED_MESSAGE): string {
   return cut.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** True when any diagnostic has severity `error` (warnings and infos alone leave an input usable). */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }

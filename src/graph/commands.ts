@@ -65,6 +65,7 @@ export function trigger(instance: GraphInstance, param: string | number): void {
   instance.params[slot] = 1;
 }
 
+/** Clears a trigger without firing anything (throws a TypeError when `param` is not a trigger). */
 export function resetTrigger(instance: GraphInstance, param: string | number): void {
   const slot = slotOf(instance, param, "resetTrigger");
   const p = instance.graph.params[slot]!;

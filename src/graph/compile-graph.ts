@@ -16,9 +16,11 @@ import { appendAll } from "../diagnostics/append-all.ts";
 import { conditionTypeError } from "../lint/condition-domain.ts";
 import { lintGraph } from "../lint/lint-graph.ts";
 
+/** What `compileGraph` returns: the compiled graph (when nothing is an error) and every finding. */
 export interface CompileGraphResult {
   /** The compiled graph, absent when any diagnostic is an error. */
   readonly graph?: CompiledGraph;
+  /** Compile errors and the linter's findings, each at its JSON pointer in the spec. */
   readonly diagnostics: Diagnostic[];
 }
 

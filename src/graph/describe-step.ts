@@ -4,18 +4,25 @@ import { echo } from "../diagnostics/diagnostic.ts";
 
 /** A plain, JSON-ready picture of one step (for tools: the CLI's `run`, the studio). Allocates. */
 export interface StepSnapshot {
+  /** One per layer, bottom first. */
   readonly layers: readonly LayerSnapshot[];
+  /** The events of the step, in the order they happened. */
   readonly events: readonly EventSnapshot[];
   /** [dx, dy, dz, dyaw] of the step. */
   readonly rootDelta: readonly number[];
+  /** Sub-steps the step was split into (1 unless dt > maxSubstep). */
   readonly substeps: number;
 }
 
+/** One layer in a {@link StepSnapshot}: its weight, current state, running crossfades and state weights. */
 export interface LayerSnapshot {
+  /** The layer's name. */
   readonly name: string;
+  /** The layer's effective weight this step, 0..1. */
   readonly weight: number;
+  /** The current state of the layer's machine. */
   readonly state: string;
-  /** Running crossfades, oldest first. */
+  /** Running crossfades, oldest first: their states, linear progress s in 0..1 and curve weight w = curve(s). */
   readonly transitions: readonly { readonly from: string; readonly to: string; readonly progress: number; readonly weight: number }[];
   /** Influence of each contributing state (and "(frozen)" for a captured pose); sums to 1. */
   readonly weights: Readonly<Record<string, number>>;
@@ -23,11 +30,15 @@ export interface LayerSnapshot {
   readonly nested: readonly string[];
 }
 
+/** One event in a {@link StepSnapshot}, with names instead of indices. */
 export interface EventSnapshot {
+  /** The event type, a `GraphEventType` (`stateEntered`, `transitionStarted`, `clipLooped`, `notify`, …). */
   readonly type: string;
+  /** The layer's name. */
   readonly layer: string;
   /** Machine path ("base", "base/Combat"). */
   readonly machine: string;
+  /** The state the event is about (for transition events, the target). */
   readonly state: string;
   /** Transition events: the state left. */
   readonly from?: string;

@@ -5,6 +5,7 @@ import { runTimeline, timelineStepCount } from "./run-timeline.ts";
 import { createSha256, type Hasher } from "./sha256.ts";
 import type { Timeline } from "./timeline.ts";
 
+/** Options of `digestRun`: the step length and the hash function. */
 export interface DigestRunOptions {
   /** Step length; default the timeline's dt. */
   readonly dt?: number;
@@ -12,9 +13,11 @@ export interface DigestRunOptions {
   readonly createHasher?: () => Hasher;
 }
 
+/** The fingerprint of a timeline run: one hash over every step's pose, and the number of steps. */
 export interface RunDigest {
   /** Hex SHA-256 over the pose bytes of every step. */
   readonly digest: string;
+  /** Steps run: round(duration / dt). */
   readonly steps: number;
 }
 

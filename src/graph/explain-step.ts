@@ -7,6 +7,7 @@ const OP_SYMBOL = [">", ">=", "<", "<=", "==", "!="] as const;
 
 /** One condition of a transition, as the step will test it. */
 export interface ConditionExplanation {
+  /** The parameter's name. */
   readonly param: string;
   /** ">", ">=", "<", "<=", "==", "!=". */
   readonly op: string;
@@ -14,6 +15,7 @@ export interface ConditionExplanation {
   readonly value: number | boolean;
   /** The parameter's value the step will see (after triggers consumed by earlier layers). */
   readonly actual: number | boolean;
+  /** Whether the condition holds with that value. */
   readonly holds: boolean;
 }
 
@@ -26,16 +28,21 @@ export interface ConditionExplanation {
  */
 export type TransitionVerdict = "fired" | "shadowed" | "conditions" | "exitTime" | "self" | "interruption" | "travel";
 
+/** One transition out of the current state and why it does or does not fire on the next step. */
 export interface TransitionExplanation {
   /** Index in the machine's transitions (file order) and JSON pointer in the spec. */
   readonly index: number;
+  /** JSON pointer of the transition in the spec. */
   readonly pointer: string;
   /** Source state, "*" for any state. */
   readonly from: string;
+  /** Target state. */
   readonly to: string;
+  /** Whether it fires, and if not the first reason why not. */
   readonly verdict: TransitionVerdict;
   /** 1-based position in the order the step tries candidates (priority), 0 when not a candidate. */
   readonly priority: number;
+  /** Each condition with the value it will see. */
   readonly conditions: readonly ConditionExplanation[];
   /** Exit time: the fraction of the source's cycle required, how far it has played, and whether that is enough. */
   readonly exitTime: { readonly required: number; readonly position: number; readonly reached: boolean } | null;
@@ -47,10 +54,13 @@ export interface TransitionExplanation {
   readonly reason: string;
 }
 
+/** What the next step will do in one machine: its state, running crossfade, travel path and transitions. */
 export interface MachineExplanation {
+  /** The layer's name. */
   readonly layer: string;
   /** "base", "base/Locomotion" for a nested machine. */
   readonly machine: string;
+  /** The machine's current state. */
   readonly state: string;
   /** The running crossfade (top of the stack) and its interruption policy, or null. */
   readonly crossfade: { readonly pointer: string; readonly from: string; readonly to: string; readonly progress: number; readonly interruption: string } | null;
@@ -62,7 +72,9 @@ export interface MachineExplanation {
   readonly transitions: readonly TransitionExplanation[];
 }
 
+/** What `explainStep` returns: an explanation per machine the next step decides in. */
 export interface StepExplanation {
+  /** Each layer's machine in layer order, each followed by the nested machine of its current state (when it stays). */
   readonly machines: readonly MachineExplanation[];
 }
 

@@ -99,6 +99,7 @@ export interface StepResult {
  * it may skip updating the cursor (a cursor is only a search hint).
  */
 export interface ClipSampler {
+  /** Writes the pose of `clip` at clip-local `time` seconds into `out`, as `sampleClip` would. */
   sample(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation): void;
   /**
    * `sample` at time = times[index], which `step` prefers when present: it computes each clip's time

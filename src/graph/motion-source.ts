@@ -8,7 +8,9 @@ import type { Pose } from "../pose/pose.ts";
  * units per second of clip time), integrated over the step's real time weighted by the clip's weight.
  */
 export interface ProceduralClip {
+  /** Marks a procedural clip (see `isProceduralClip`). */
   readonly procedural: true;
+  /** The name states refer to it by. */
   readonly name: string;
   /**
    * Cycle length in seconds (> 0): loops, events and exit times are measured against it. `Infinity`
@@ -27,15 +29,25 @@ export interface ProceduralClip {
 /** What a state's motion plays: a keyframed `Clip` bound to the graph's skeleton, or a procedural clip. */
 export type MotionSource = Clip | ProceduralClip;
 
+/** Tells a procedural clip from a keyframed `Clip`. */
 export function isProceduralClip(source: MotionSource): source is ProceduralClip {
   return (source as ProceduralClip).procedural === true;
 }
 
+/** The input of `createProceduralClip`; each field becomes the {@link ProceduralClip} field of the same name. */
 export interface ProceduralClipInit {
+  /** The name states refer to the clip by. */
   readonly name: string;
+  /** Cycle length in seconds: > 0, or `Infinity` for an endless motion. */
   readonly duration: number;
+  /** Default playback mode. Default `loop`. */
   readonly loopMode?: LoopMode;
+  /**
+   * Writes every joint of the pose at clip time `time` seconds (already wrapped into [0, duration]) into
+   * `out`; pure and allocation-free.
+   */
   readonly sample: (out: Pose, time: number) => void;
+  /** Constant root velocity (x, y, z) in units per second of clip time; default zero. */
   readonly rootVelocity?: readonly [number, number, number];
 }
 

@@ -14,6 +14,7 @@ const K = new Uint32Array([
 
 /** An incremental hash: feed bytes, then read the hex digest once. */
 export interface Hasher {
+  /** Feeds `bytes` (any length; call as often as needed). */
   update(bytes: Uint8Array): void;
   /** Lower-case hex digest; the hasher must not be used afterwards. */
   digest(): string;

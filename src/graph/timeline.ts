@@ -12,6 +12,7 @@ import type { CompiledGraph } from "./compiled-graph.ts";
  *                 { "t": 2, "travel": "Punch", "layer": "base" } ] }
  */
 export interface Timeline {
+  /** The file the timeline came from (for messages). */
   readonly file: string;
   /** Seconds per step (> 0). */
   readonly dt: number;
@@ -21,13 +22,20 @@ export interface Timeline {
   readonly commands: readonly TimelineCommand[];
 }
 
+/**
+ * One timeline event at time `t` (seconds): set a parameter, set a trigger, or travel a layer's machine
+ * to a state (`layer` is the layer index). `pointer` is the event's JSON pointer in the timeline file.
+ */
 export type TimelineCommand =
   | { readonly kind: "set"; readonly t: number; readonly pointer: string; readonly param: string; readonly value: number | boolean }
   | { readonly kind: "trigger"; readonly t: number; readonly pointer: string; readonly param: string }
   | { readonly kind: "travel"; readonly t: number; readonly pointer: string; readonly layer: number; readonly state: string };
 
+/** What `parseTimeline` returns: the timeline (when it is valid for the graph) and every problem found. */
 export interface ParseTimelineResult {
+  /** Absent when any diagnostic is an error. */
   readonly timeline?: Timeline;
+  /** Every problem, at its JSON pointer in the timeline file. */
   readonly diagnostics: Diagnostic[];
 }
 

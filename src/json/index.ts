@@ -1,4 +1,4 @@
-export type { JsonNode, JsonObjectNode, JsonArrayNode, JsonStringNode, JsonNumberNode, JsonBooleanNode, JsonNullNode } from "./json-node.ts";
+export type { JsonNode, JsonNodeBase, JsonObjectNode, JsonArrayNode, JsonStringNode, JsonNumberNode, JsonBooleanNode, JsonNullNode } from "./json-node.ts";
 export { describeKind, toPlainValue } from "./json-node.ts";
 export { parseJsonText, diagnosticAt, DEFAULT_JSON_LIMITS, type JsonDocument, type JsonLimits } from "./parse-json.ts";
 export { JsonReader } from "./json-reader.ts";

@@ -11,31 +11,43 @@ export type JsonNode =
   | JsonBooleanNode
   | JsonNullNode;
 
-interface JsonNodeBase {
+/** What every JSON node carries: where it is in the document and in the source text. */
+export interface JsonNodeBase {
   /** RFC 6901 pointer from the document root ("" for the root). */
   readonly pointer: string;
   /** Offset of the value's first character in the source text (UTF-16 units). */
   readonly offset: number;
+  /** Length of the value's source text (UTF-16 units), from its first to its last character. */
   readonly length: number;
 }
 
+/** A JSON object. */
 export interface JsonObjectNode extends JsonNodeBase {
+  /** Discriminant of the {@link JsonNode} union. */
   readonly kind: "object";
   /** Members in source order; on a duplicate key the last one wins (as in Python and JSON.parse). */
   readonly members: ReadonlyMap<string, JsonNode>;
 }
 
+/** A JSON array. */
 export interface JsonArrayNode extends JsonNodeBase {
+  /** Discriminant of the {@link JsonNode} union. */
   readonly kind: "array";
+  /** The elements in source order. */
   readonly items: readonly JsonNode[];
 }
 
+/** A JSON string. */
 export interface JsonStringNode extends JsonNodeBase {
+  /** Discriminant of the {@link JsonNode} union. */
   readonly kind: "string";
+  /** The string with its escapes decoded. */
   readonly value: string;
 }
 
+/** A JSON number. */
 export interface JsonNumberNode extends JsonNodeBase {
+  /** Discriminant of the {@link JsonNode} union. */
   readonly kind: "number";
   /** The nearest double. */
   readonly value: number;
@@ -45,12 +57,17 @@ export interface JsonNumberNode extends JsonNodeBase {
   readonly integer: bigint | undefined;
 }
 
+/** A JSON `true` or `false`. */
 export interface JsonBooleanNode extends JsonNodeBase {
+  /** Discriminant of the {@link JsonNode} union. */
   readonly kind: "boolean";
+  /** The literal's value. */
   readonly value: boolean;
 }
 
+/** A JSON `null`. */
 export interface JsonNullNode extends JsonNodeBase {
+  /** Discriminant of the {@link JsonNode} union. */
   readonly kind: "null";
 }
 

@@ -2,6 +2,7 @@
 export class SourceText {
   private readonly lineStarts: number[] = [0];
 
+  /** Indexes the line starts of `text` (LF, CRLF and lone CR each end a line). */
   constructor(readonly text: string) {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -10,6 +11,7 @@ export class SourceText {
     }
   }
 
+  /** The 1-based line and column (UTF-16 units) of `offset`, a 0-based offset into `text`. */
   position(offset: number): { line: number; column: number } {
     let lo = 0;
     let hi = this.lineStarts.length - 1;

@@ -3,6 +3,7 @@ import type { LoopModeSpec } from "../spec/graph-spec.ts";
 
 /** What the linter knows about one clip (from a glTF file, or given by the caller). */
 export interface LintClipInfo {
+  /** The clip's name, as states name it. */
   readonly name: string;
   /** Seconds, ≥ 0. */
   readonly duration: number;
@@ -10,6 +11,7 @@ export interface LintClipInfo {
   readonly loop?: LoopModeSpec;
 }
 
+/** What the linter may check names against, and where findings get their line and column from. */
 export interface LintOptions {
   /** The clips the graph may name; without them clip names are not checked. */
   readonly clips?: readonly LintClipInfo[];

@@ -5,6 +5,7 @@ import { LINT_CODES } from "./lint-codes.ts";
 
 const LEVEL = { error: "error", warning: "warning", info: "note" } as const;
 
+/** Options of `toSarif`: the tool version and the folder file names are made relative to. */
 export interface SarifOptions {
   /** Tool version written to the log. */
   readonly version?: string;

@@ -61,6 +61,10 @@ export function starvationBound(characters: number, maxJointCount: number, budge
   return overdueAge + Math.ceil(characters / m) - 1;
 }
 
+/**
+ * Creates a budget scheduler with its arrays allocated for `options.capacity` characters. Throws on a
+ * capacity that is not an integer in 0…2^24, a budget below 1 or an overdue age that is not an integer ≥ 1.
+ */
 export function createBudgetScheduler(options: BudgetSchedulerOptions): BudgetScheduler {
   const capacity = options.capacity;
   const budget = options.budget;

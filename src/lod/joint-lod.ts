@@ -18,6 +18,7 @@ export interface JointImportance {
   readonly subtreeSize: Int32Array;
 }
 
+/** Computes the joint-importance ordering of `skeleton` (allocates; call once per skeleton). */
 export function computeJointImportance(skeleton: Skeleton): JointImportance {
   const J = skeleton.jointCount;
   const depth = new Int16Array(J);

@@ -49,6 +49,7 @@ const NAME_PREFIX = /^(?:mixamorig\d*[:_]|bip0?1[ _]?|b_|def[-_]|org[-_]|armatur
 
 /** What a bone name says: its side, core word and (if recognised) role. */
 export interface NameInfo {
+  /** `L`, `R`, or "" for a midline bone (or one whose side the name does not tell). */
   readonly side: BoneSide;
   /** Lower-case core word without side, prefix, separators or a trailing `_012` node index. */
   readonly core: string;

@@ -9,6 +9,7 @@ import { findAnimatedRoot, isAncestor } from "./find-animated-root.ts";
 import { modelFrames } from "./model-frames.ts";
 import type { BoneMap } from "./propose-bone-map.ts";
 
+/** How `compileBoneMap` prepares a retarget: rest alignment, root-motion scale and reference poses. */
 export interface CompileBoneMapOptions {
   /**
    * Swing each mapped target bone's rest so it points where the source bone points at rest (so an
@@ -97,9 +98,11 @@ export interface CompiledBoneMap {
   readonly targetGround: Float64Array;
 }
 
+/** What `compileBoneMap` returns: the compiled map (when every name resolves) and every problem found. */
 export interface CompileBoneMapResult {
   /** Absent when the map names bones the skeletons do not have or uses one twice. */
   readonly compiled?: CompiledBoneMap;
+  /** Errors at `/entries/<i>` of the map, and warnings about a missing frame or root. */
   readonly diagnostics: Diagnostic[];
 }
 

@@ -8,14 +8,17 @@ import type { Skeleton } from "../skeleton/skeleton.ts";
 
 /** A skeleton and its clips from a .bvh, a .vrma or a glTF file (the first skeleton of a glTF). */
 export interface LoadedRig {
+  /** Which loader read the file (by its extension). */
   readonly kind: "bvh" | "gltf" | "vrma";
   /** Absent when the file is unusable (see diagnostics). */
   readonly skeleton?: Skeleton;
   /** Clips bound to `skeleton` (a BVH has at most one). */
   readonly clips: readonly Clip[];
+  /** Every problem the loader found. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** Options of `loadRig`: the name diagnostics show and the BVH unit scale. */
 export interface LoadRigOptions {
   /** Name used in diagnostics. Default: the path. */
   readonly label?: string;

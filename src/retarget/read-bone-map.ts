@@ -13,10 +13,13 @@ export interface BoneMapSettings {
   readonly root?: string;
 }
 
+/** What `readBoneMap` returns: the map (when the file is usable), its settings and every problem found. */
 export interface BoneMapReadResult {
   /** Absent when the file has errors. */
   readonly map?: BoneMap;
+  /** The rich form's settings (empty for a flat map), to pass on to `compileBoneMap`. */
   readonly settings: BoneMapSettings;
+  /** Every problem, at the JSON pointer of the offending value. */
   readonly diagnostics: Diagnostic[];
 }
 

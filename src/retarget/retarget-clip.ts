@@ -5,6 +5,10 @@ import { contactIntervals, detectFootContacts, type FootContactOptions } from ".
 import { RetargetFrame } from "./retarget-frame.ts";
 import type { BoneMap } from "./propose-bone-map.ts";
 
+/**
+ * How `retargetClip` transfers a clip: the bone-map compile options (used when it is given an uncompiled
+ * map) plus the new clip's name, key rate, grounding and foot IK.
+ */
 export interface RetargetOptions extends CompileBoneMapOptions {
   /** Name of the new clip. Default: the source clip's name. */
   readonly name?: string;

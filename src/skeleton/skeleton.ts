@@ -29,13 +29,17 @@ export interface Skeleton {
   readonly roles?: ReadonlyMap<string, number>;
 }
 
+/** The input of `createSkeleton`: the joints in parent-before-child order, as plain arrays. */
 export interface SkeletonInit {
+  /** Joint names, one per joint, unique. */
   readonly names: readonly string[];
+  /** Parent index per joint: -1 for a root, otherwise an index smaller than the joint's own. */
   readonly parents: ArrayLike<number>;
   /** Rest pose; identity transforms when omitted. */
   readonly rest?: Pose;
   /** 16 floats per joint, column-major; identity when omitted. */
   readonly inverseBind?: Float32Array;
+  /** Index of each joint in its source file (glTF node, BVH joint order); -1 for every joint when omitted. */
   readonly sourceIndex?: ArrayLike<number>;
   /** Declared humanoid roles (see Skeleton.roles); each joint index must be in range. */
   readonly roles?: ReadonlyMap<string, number>;

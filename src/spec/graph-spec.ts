@@ -19,22 +19,30 @@
 
 /** Where a spec element came from: a JSON pointer into the spec file. */
 export interface SpecSource {
+  /** RFC 6901 JSON pointer of the element in the spec file ("" is the document root). */
   readonly pointer: string;
 }
 
+/** A parameter's type: a number (`float`, `int`), a flag (`bool`) or a one-shot flag consumed by the transition that tests it (`trigger`). */
 export type ParamType = "float" | "int" | "bool" | "trigger";
 
+/** A graph parameter: a value the game sets each frame and conditions, blends, speeds and weights read. */
 export interface ParamSpec extends SpecSource {
+  /** The parameter's name (its key in `parameters`). */
   readonly name: string;
+  /** What kind of value it holds. */
   readonly type: ParamType;
   /** Default value: a number for float/int, a boolean for bool; false for trigger. */
   readonly default: number | boolean;
   /** Optional range for float/int (inclusive); used by the linter and the studio's sliders. */
   readonly min?: number;
+  /** Optional upper bound for float/int (inclusive), ≥ `min`. */
   readonly max?: number;
 }
 
+/** A bone mask: which joints a layer affects, and how strongly. */
 export interface MaskSpec extends SpecSource {
+  /** The mask's name (its key in `masks`). */
   readonly name: string;
   /** Joints included with their descendants. */
   readonly include: readonly string[];
@@ -44,35 +52,47 @@ export interface MaskSpec extends SpecSource {
   readonly weight: number;
 }
 
+/** How a layer combines with the layers below it: `override` blends towards its pose, `additive` adds its clips' difference from their reference pose. */
 export type LayerMode = "override" | "additive";
 
+/** One animation layer: a state machine whose pose is blended over the layers before it. */
 export interface LayerSpec extends SpecSource {
+  /** The layer's name, unique in the graph. */
   readonly name: string;
   /** 0..1, default 1. May be driven by a float parameter. */
   readonly weight: number | ParamRef;
+  /** How the layer combines with those below it; default `override`. */
   readonly mode: LayerMode;
   /** Name of a mask in `masks`; absent = all joints. */
   readonly mask?: string;
+  /** The layer's state machine. */
   readonly machine: MachineSpec;
 }
 
 /** A value read from a parameter at run time (e.g. a state's speed). */
 export interface ParamRef {
+  /** Name of a float or int parameter. */
   readonly param: string;
 }
 
+/** A state machine: states, an entry state and transitions in priority order. */
 export interface MachineSpec extends SpecSource {
   /** The entry state s0. */
   readonly entry: string;
+  /** The states by name, in file order (at least one). */
   readonly states: ReadonlyMap<string, StateSpec>;
   /** In priority order: the first transition whose conditions hold fires. */
   readonly transitions: readonly TransitionSpec[];
 }
 
+/** How a state plays its motion past the end: `loop` wraps, `clamp` holds the last pose, `pingpong` plays back and forth. */
 export type LoopModeSpec = "loop" | "clamp" | "pingpong";
 
+/** One state of a machine: the motion it plays, how fast, and its events. */
 export interface StateSpec extends SpecSource {
+  /** The state's name, unique in its machine. */
   readonly name: string;
+  /** What the state plays (exactly one of clip, blend1d, blend2d, machine). */
   readonly motion: MotionSpec;
   /** Playback rate multiplier, a constant (default 1) or a parameter. */
   readonly speed: number | ParamRef;
@@ -86,46 +106,62 @@ export interface StateSpec extends SpecSource {
   readonly syncGroup?: string;
 }
 
+/** A named event that fires when a state's motion passes a time (a footstep, a hit frame). */
 export interface EventSpec extends SpecSource {
+  /** The event's name, reported in `notify` events. */
   readonly name: string;
   /** Seconds into the motion's cycle. */
   readonly time: number;
 }
 
+/** What a state plays, told apart by `kind`. */
 export type MotionSpec = ClipMotionSpec | Blend1DSpec | Blend2DSpec | MachineMotionSpec;
 
+/** One clip as a state's motion. */
 export interface ClipMotionSpec extends SpecSource {
+  /** Discriminant of {@link MotionSpec}. */
   readonly kind: "clip";
+  /** Name of the clip (a keyframed or procedural clip given to `compileGraph`). */
   readonly clip: string;
 }
 
 /** 1D blend tree: children at positions on one parameter axis. */
 export interface Blend1DSpec extends SpecSource {
+  /** Discriminant of {@link MotionSpec}. */
   readonly kind: "blend1d";
+  /** The float or int parameter that positions the blend. */
   readonly param: string;
   /** "linear": piecewise linear between the two neighbours; "inverseDistance": the seed's 1/(1+|p−c|). */
   readonly weighting: "linear" | "inverseDistance";
   /** Blend children by normalised time (phase) so cycles of different lengths stay in step. Default true. */
   readonly sync: boolean;
+  /** The children: a clip at position `at` on the axis, with the child's JSON pointer. */
   readonly children: readonly { readonly at: number; readonly clip: string; readonly pointer: string }[];
 }
 
 /** 2D blend space over two parameters. */
 export interface Blend2DSpec extends SpecSource {
+  /** Discriminant of {@link MotionSpec}. */
   readonly kind: "blend2d";
+  /** The float or int parameters of the x and y axes. */
   readonly params: readonly [string, string];
   /** "freeform": Delaunay triangulation + barycentric; "grid": bilinear on a rectangular grid. */
   readonly mode: "freeform" | "grid";
+  /** Blend samples by normalised time (phase). Default true. */
   readonly sync: boolean;
+  /** The samples: a clip at (x, y), with the sample's JSON pointer. */
   readonly samples: readonly { readonly x: number; readonly y: number; readonly clip: string; readonly pointer: string }[];
 }
 
 /** A nested state machine as a state's motion. */
 export interface MachineMotionSpec extends SpecSource {
+  /** Discriminant of {@link MotionSpec}. */
   readonly kind: "machine";
+  /** The nested machine (at most 8 levels deep, counting the layer's). */
   readonly machine: MachineSpec;
 }
 
+/** A condition's comparison of a parameter with a value. */
 export type CompareOp = ">" | ">=" | "<" | "<=" | "==" | "!=";
 
 /**
@@ -135,8 +171,11 @@ export type CompareOp = ">" | ">=" | "<" | "<=" | "==" | "!=";
  * - trigger: `{ "param": "jump" }`: holds while the trigger is set; consumed when the transition fires.
  */
 export interface ConditionSpec extends SpecSource {
+  /** The parameter tested. */
   readonly param: string;
+  /** The comparison; `==` when the condition does not give one. */
   readonly op: CompareOp;
+  /** The value compared with; `true` when an `==`/`!=` condition does not give one (bool: is true; trigger: is set). */
   readonly value: number | boolean;
 }
 
@@ -147,23 +186,30 @@ export interface ConditionSpec extends SpecSource {
  */
 export type InterruptionSource = "none" | "source" | "target" | "sourceThenTarget" | "targetThenSource";
 
+/** A transition's interruption policy: who may interrupt it while it runs, and what happens to its blend. */
 export interface InterruptionSpec {
+  /** Whose transitions may interrupt it. Default `none`. */
   readonly source: InterruptionSource;
   /** When interrupted: true freezes the interrupted blend into a pose; false keeps it evaluating. */
   readonly freeze: boolean;
 }
 
+/** The easing curve of a crossfade's weight over its progress (default `smoothstep`, w = s²(3 − 2s)). */
 export type CurveName = "linear" | "smoothstep" | "smootherstep" | "easeIn" | "easeOut";
 
+/** A transition of a state machine: when it may fire and how it crossfades to its target. */
 export interface TransitionSpec extends SpecSource {
   /** A state name, or "*" for any state. */
   readonly from: string;
+  /** The target state's name (never "*"). */
   readonly to: string;
+  /** All must hold for the transition to fire; none means always. */
   readonly conditions: readonly ConditionSpec[];
   /** Crossfade duration in seconds (durationFrames / frameRate when given in frames). */
   readonly duration: number;
   /** The duration as authored in frames, when it was (the budget check uses it). */
   readonly durationFrames?: number;
+  /** The crossfade's easing curve. */
   readonly curve: CurveName;
   /**
    * Exit time as a fraction of the source's cycle (0..1; the seed's exitPermille / 1000): the
@@ -174,20 +220,28 @@ export interface TransitionSpec extends SpecSource {
   readonly exitPermille?: boolean;
   /** Seconds into the target motion where it starts. Default 0. */
   readonly offset: number;
+  /** Who may interrupt the running crossfade. */
   readonly interruption: InterruptionSpec;
   /** Allowed from the target state itself (a "*" transition re-entering its own target). Default false. */
   readonly canTransitionToSelf: boolean;
 }
 
+/** A parsed and validated animation graph spec with every default filled in (built by `parseGraphSpec`). */
 export interface GraphSpec {
   /** The file the spec came from (for diagnostics). */
   readonly file: string;
+  /** The format version (`"animgraph": 1`). */
   readonly version: 1;
+  /** The graph's name. */
   readonly name: string;
   /** Frames per second for durations given in frames. Default 30. */
   readonly frameRate: number;
+  /** Allowed crossfade lengths in frames (inclusive), checked by the linter; absent = no budget. */
   readonly transitionBudget?: { readonly minFrames: number; readonly maxFrames: number; readonly pointer: string };
+  /** Parameters by name, in file order. */
   readonly parameters: ReadonlyMap<string, ParamSpec>;
+  /** Bone masks by name, in file order. */
   readonly masks: ReadonlyMap<string, MaskSpec>;
+  /** Layers, bottom first (layer 0 is the base layer). */
   readonly layers: readonly LayerSpec[];
 }

@@ -6,6 +6,7 @@ import { SPEC_DEFAULTS } from "./spec-keys.ts";
 import { DEFAULT_SPEC_LIMITS, type SpecLimits } from "./spec-limits.ts";
 import { SpecReader } from "./spec-reader.ts";
 
+/** Options of `parseGraphSpec`: the size limits a hostile or runaway spec is held to. */
 export interface ParseGraphSpecOptions {
   /** Overrides of {@link DEFAULT_SPEC_LIMITS}. */
   readonly limits?: Partial<SpecLimits>;
@@ -22,6 +23,7 @@ export interface ParseGraphSpecResult {
   readonly diagnostics: Diagnostic[];
 }
 
+/** What `readGraphSpec` returns: the parse result plus the JSON document it was parsed from. */
 export interface ReadGraphSpecResult extends ParseGraphSpecResult {
   /** The parsed document, to position later diagnostics (lint findings) by line and column. */
   readonly document: JsonDocument;

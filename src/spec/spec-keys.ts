@@ -26,6 +26,7 @@ export const SPEC_KEYS = {
   interruption: ["source", "freeze"],
 } as const satisfies Record<string, readonly string[]>;
 
+/** A kind of JSON object in a graph spec (`root`, `state`, `transition`, …): the keys of `SPEC_KEYS`. */
 export type SpecObjectKind = keyof typeof SPEC_KEYS;
 
 /** Keys starting with this prefix are extension data: accepted anywhere and ignored. */

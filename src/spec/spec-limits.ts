@@ -27,6 +27,7 @@ export interface SpecLimits {
   readonly maxNameLength: number;
 }
 
+/** The limits `parseGraphSpec` applies unless told otherwise (the defaults listed on {@link SpecLimits}). */
 export const DEFAULT_SPEC_LIMITS: SpecLimits = {
   maxBytes: 4 * 1024 * 1024,
   maxStates: 4096,

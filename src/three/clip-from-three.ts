@@ -7,6 +7,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { ThreeBinding } from "./three-binding.ts";
 
+/** How `clipFromThree` resolves track names and resamples what it cannot represent exactly. */
 export interface ClipFromThreeOptions {
   /**
    * The three.js objects the clip animates, bound to `skeleton`: track names are then resolved the way
@@ -22,7 +23,9 @@ export interface ClipFromThreeOptions {
   readonly file?: string;
 }
 
+/** What `clipFromThree` returns: the converted clip and notes on skipped or resampled tracks. */
 export interface ClipFromThreeResult {
+  /** The clip, bound to the given skeleton (tracks that could not be used are left out). */
   readonly clip: Clip;
   /** Warnings for skipped tracks (unknown target or property, bad keys), infos for resampled ones. */
   readonly diagnostics: Diagnostic[];

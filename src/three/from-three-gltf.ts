@@ -9,14 +9,23 @@ import { bindThreeSkeleton, type ThreeBinding } from "./three-binding.ts";
  * came from. Typed structurally so that animgraph does not import GLTFLoader.
  */
 export interface ThreeGltf {
+  /** The loaded scene; skeletons are bound to the objects in it. */
   readonly scene: Object3D;
+  /** GLTFLoader's `GLTFParser`, of which only these members are read. */
   readonly parser: {
+    /** The file's glTF JSON, as parsed by GLTFLoader. */
     readonly json: unknown;
-    readonly associations: { get(object: Object3D): { nodes?: number | undefined } | undefined };
+    /** Which glTF node (and mesh, material …) each object was made from. */
+    readonly associations: {
+      /** The glTF indices `object` was made from; `nodes` is its node index. */
+      get(object: Object3D): { nodes?: number | undefined } | undefined;
+    };
+    /** Resolves to the bytes (an ArrayBuffer) of glTF buffer `index`, which GLTFLoader has already loaded. */
     getDependency(type: "buffer", index: number): Promise<unknown>;
   };
 }
 
+/** What `fromThreeGltf` returns: exactly `loadGltf`'s result, plus each skeleton bound to the loaded scene. */
 export interface FromThreeGltfResult extends GltfLoadResult {
   /** Per skeleton: its joints bound to the objects of `gltf.scene` that GLTFLoader made from the same nodes. */
   readonly bindings: readonly ThreeBinding[];

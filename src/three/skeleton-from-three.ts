@@ -3,7 +3,9 @@ import { createPose } from "../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
 import type { ThreeBinding } from "./three-binding.ts";
 
+/** What `skeletonFromThree` returns: the new skeleton and its binding to the bones it came from. */
 export interface SkeletonFromThreeResult {
+  /** The skeleton built from the bones' hierarchy, names and current transforms. */
   readonly skeleton: Skeleton;
   /** The skeleton bound to the very bones it was built from (joint j ↔ `binding.objects[j]`). */
   readonly binding: ThreeBinding;

@@ -19,6 +19,7 @@ export interface ThreeBinding {
 /** What `bindThreeSkeleton` binds to: a three Skeleton, a SkinnedMesh, a root Object3D (its whole subtree), or a list of objects. */
 export type ThreeBindTarget = ThreeSkeleton | SkinnedMesh | Object3D | readonly Object3D[];
 
+/** How `bindThreeSkeleton` matches joints to three.js objects: by glTF node index first, and the file diagnostics name. */
 export interface BindThreeOptions {
   /**
    * Maps an object to its glTF node index, matched against `skeleton.sourceIndex` before names are
@@ -31,7 +32,9 @@ export interface BindThreeOptions {
   readonly file?: string;
 }
 
+/** What `bindThreeSkeleton` returns: the binding and a warning per joint left unbound. */
 export interface ThreeBindResult {
+  /** Joint ↔ object correspondence, for `applyPoseToThree` and `readPoseFromThree`. */
   readonly binding: ThreeBinding;
   /** One `E_THREE_UNBOUND_JOINT` warning per joint that matched no object (that joint is left alone). */
   readonly diagnostics: Diagnostic[];

@@ -106,6 +106,13 @@ function steadyAllocation(frame: (k: number) => void): { bytes: number; single: 
   return { bytes: Math.min(...double) - Math.min(...single), single, double };
 }
 
+/**
+ * What counts as "allocates nothing": the heap readings around a batch move by a few hundred bytes
+ * whatever the batch does (V8 bookkeeping; one reading of 2,584 among 2,728s under load), while one
+ * 8-byte allocation per character per frame would add 100 × 24 × 8 = 19,200 bytes per extra batch.
+ */
+const NOISE_BYTES = 1024;
+
 function report(r: { single: number[]; double: number[] }): string {
   return `batches of ${BATCH_FRAMES} frames: ${r.single.join(", ")}; of ${2 * BATCH_FRAMES}: ${r.double.join(", ")}`;
 }
@@ -127,7 +134,7 @@ test("step allocates 0 bytes per frame once warm (robot example graph, exact and
     }
   };
   const r = steadyAllocation(frame);
-  assert.equal(r.bytes, 0, `bytes allocated by ${BATCH_FRAMES} frames × ${instances.length} characters (${report(r)})`);
+  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${instances.length} characters (${report(r)})`);
 });
 
 /** Asserts that a crowd of 24 robot-example characters with `options` allocates nothing once warm. */
@@ -140,7 +147,7 @@ function assertCrowdAllocatesNothing(options: CrowdOptions): void {
     else evaluateCrowd(crowd, DT);
   };
   const r = steadyAllocation(frame);
-  assert.equal(r.bytes, 0, `bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
+  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
 }
 
 test("evaluateCrowd allocates 0 bytes per frame once warm (robot example graph)", () => {

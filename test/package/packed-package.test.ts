@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { createApp, packTarball, removeApp, viteBuild } from "../../scripts/package-app.mjs";
 // @ts-expect-error -- a plain .mjs script
 import { measureSize, SIZE_BUDGET_GZIP } from "../../scripts/size.mjs";
-import { repoPath } from "../helpers/assets.ts";
+import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../helpers/assets.ts";
 
 let packDir = "";
 let tarball = "";
@@ -42,11 +42,13 @@ function importGraph(entry: string): { files: Set<string>; bare: Map<string, str
 test("the browser entries import no Node built-in, only jsonc-parser, delaunator and three", () => {
   const app = createApp(tarball, {});
   try {
-    for (const entry of ["dist/index.js", "dist/three/index.js"]) {
+    for (const entry of ["dist/index.js", "dist/three/index.js", "dist/babylon/index.js"]) {
       const { files, bare } = importGraph(join(app, "node_modules/animgraph", entry));
-      assert.ok(files.size > 15, `${entry}: the import graph was followed (${files.size} modules)`);
+      assert.ok(files.size > 4, `${entry}: the import graph was followed (${files.size} modules)`);
       const packages = [...bare.keys()].map((s) => s.split("/").slice(0, s.startsWith("@") ? 2 : 1).join("/"));
-      assert.deepEqual([...new Set(packages)].sort(), entry.includes("three") ? ["three"] : ["delaunator", "jsonc-parser"],
+      // The Babylon adapter imports only Babylon's types: it uses whatever copy of Babylon the app bundles.
+      const expected = entry.includes("three") ? ["three"] : entry.includes("babylon") ? [] : ["delaunator", "jsonc-parser"];
+      assert.deepEqual([...new Set(packages)].sort(), expected,
         `${entry}: bare imports ${[...bare].map(([s, f]) => `${s} (${f})`).join(", ")}`);
     }
   } finally {
@@ -54,16 +56,31 @@ test("the browser entries import no Node built-in, only jsonc-parser, delaunator
   }
 });
 
-test("a Vite build of a browser app using all of animgraph and animgraph/three prints no warning", async () => {
+test("a Vite build of a browser app using all of animgraph, animgraph/three and animgraph/babylon prints no warning", async () => {
   const app = createApp(tarball, {
     "index.html": '<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>',
     // Every export is reached, so nothing the entries hold can hide behind tree-shaking.
-    "main.js": 'import * as animgraph from "animgraph";\nimport * as three from "animgraph/three";\ndocument.title = String(Object.keys(animgraph).length + Object.keys(three).length);\n',
+    "main.js": 'import * as animgraph from "animgraph";\nimport * as three from "animgraph/three";\nimport * as babylon from "animgraph/babylon";\ndocument.title = String(Object.keys(animgraph).length + Object.keys(three).length + Object.keys(babylon).length);\n',
   });
   try {
     const result = await viteBuild(app);
     assert.deepEqual(result.warnings, []);
     assert.ok(result.bytes > 100_000, `the bundle holds the library (${result.bytes} bytes)`);
+  } finally {
+    removeApp(app);
+  }
+});
+
+test("esbuild bundles the same app for the browser platform with no warning and no error", async () => {
+  // esbuild (here through tsx and vite) refuses Node built-ins on the browser platform outright.
+  const { build } = await import("esbuild");
+  const app = createApp(tarball, {
+    "main.js": 'import * as animgraph from "animgraph";\nimport * as three from "animgraph/three";\nimport * as babylon from "animgraph/babylon";\nconsole.log(Object.keys(animgraph).length + Object.keys(three).length + Object.keys(babylon).length);\n',
+  });
+  try {
+    const result = await build({ entryPoints: [join(app, "main.js")], bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent", absWorkingDir: app });
+    assert.deepEqual([...result.errors, ...result.warnings].map((m) => m.text), []);
+    assert.ok(result.outputFiles[0]!.contents.length > 100_000);
   } finally {
     removeApp(app);
   }
@@ -95,6 +112,41 @@ console.log(JSON.stringify({ state: graph.layers[0].machine.states[robot.layers[
     assert.deepEqual(JSON.parse(out), { state: "Run", browserHasFileApi: false });
     const lint = execFileSync(process.execPath, [join(app, "node_modules/animgraph/bin/animgraph.js"), "lint", "node_modules/animgraph/examples/robot/robot.animgraph.json"], { cwd: app, encoding: "utf8" });
     assert.match(lint, /no findings|0 errors/i);
+  } finally {
+    removeApp(app);
+  }
+});
+
+test("Babylon.js from the installed package: the Node tour (NullEngine, Babylon's glTF loader) prints what it prints in the checkout", () => {
+  const app = createApp(tarball, {
+    "tour/node-tour.mjs": { copy: repoPath("examples/babylon/node-tour.mjs") },
+    "robot/RobotExpressive.glb": { copy: repoPath("examples/robot/RobotExpressive.glb") },
+  });
+  try {
+    const installed = execFileSync(process.execPath, ["tour/node-tour.mjs"], { cwd: app, encoding: "utf8" });
+    const checkout = execFileSync(process.execPath, [repoPath("examples/babylon/node-tour.mjs")], { encoding: "utf8" });
+    assert.equal(installed, checkout);
+    assert.match(installed, /rotated [\d.]+°/);
+  } finally {
+    removeApp(app);
+  }
+});
+
+test("VRM animation from the installed package: loadVrmaFile reads test.vrma and the CLI retargets it onto the robot", { skip: !HAVE_SHARED_ASSETS && "no ../shared/assets" }, () => {
+  const app = createApp(tarball, {
+    "check.mjs": `
+import { loadVrmaFile } from "animgraph/node";
+const vrma = await loadVrmaFile(process.argv[2]);
+console.log(JSON.stringify({ ok: vrma.ok, hips: vrma.humanBones.has("hips"), floats: vrma.clips[0].floatTracks.map((t) => t.target).filter((n) => n === "lookAt" || n.startsWith("expression:")).length > 0 }));
+`,
+  });
+  try {
+    const vrma = sharedAsset("vrma/test.vrma");
+    const out = execFileSync(process.execPath, ["check.mjs", vrma], { cwd: app, encoding: "utf8" });
+    assert.deepEqual(JSON.parse(out), { ok: true, hips: true, floats: true });
+    const cli = execFileSync(process.execPath, [join(app, "node_modules/animgraph/bin/animgraph.js"), "retarget", vrma, "--to", "node_modules/animgraph/examples/robot/RobotExpressive.glb", "--name", "Wave", "--out", "wave.glb"], { cwd: app, encoding: "utf8" });
+    assert.match(cli, /added animation "Wave"/);
+    assert.ok(readFileSync(join(app, "wave.glb")).length > 100_000);
   } finally {
     removeApp(app);
   }

@@ -48,12 +48,15 @@ export interface BvhData {
   readonly motion: Float32Array;
 }
 
+/** What `parseBvh` returns: whatever parts of the file were usable, and every problem found. */
 export interface BvhResult {
   /** Absent when the HIERARCHY is unusable. */
   readonly skeleton?: Skeleton;
   /** Absent when the MOTION section is unusable or has no frames. */
   readonly clip?: Clip;
+  /** The raw file content (joints, end sites, frame time, motion values); absent when the HIERARCHY is unusable. */
   readonly bvh?: BvhData;
+  /** Every problem, with code `E_BVH_*`, pointer `line N`, line and column. */
   readonly diagnostics: Diagnostic[];
 }
 
@@ -67,11 +70,13 @@ export interface BvhLimits {
   readonly maxValues?: number;
 }
 
+/** How `parseBvh` converts a BVH file: unit scale, clip name and size limits. */
 export interface BvhOptions {
   /** Multiplies offsets and position channels (e.g. 0.0254 for inches → metres). Default 1 (file units). */
   readonly scale?: number;
   /** Clip name. Default: the file name without its extension. */
   readonly name?: string;
+  /** Size limits checked before allocating; defaults as listed on BvhLimits. */
   readonly limits?: BvhLimits;
 }
 

@@ -5,6 +5,7 @@ import { confinedUriReader, MAX_GLTF_TOTAL_BYTES } from "./confined-uri.ts";
 import { DiagnosticSink } from "./gltf-json.ts";
 import { emptyGltfResult, loadGltfBytes, type GltfLoadResult, type LoadGltfOptions } from "./load-gltf.ts";
 
+/** `loadGltf`'s options for a file on disk: `resources` is replaced by the folder external buffers come from. */
 export interface LoadGltfFileOptions extends Omit<LoadGltfOptions, "resources"> {
   /**
    * The folder external buffers are read from (never outside it: `E_GLTF_URI`). Default: the file's own

@@ -10,6 +10,7 @@ import { readGltfContainer, type ExternalReader } from "./read-gltf-container.ts
 import { validateGltfJson } from "./validate-gltf-json.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
 
+/** How `loadGltf` reads a file: the name diagnostics show, animation merging and external buffers. */
 export interface LoadGltfOptions {
   /**
    * The file name diagnostics show. Default: the path as given, or `<input>` for bytes.

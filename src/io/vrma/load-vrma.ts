@@ -10,6 +10,7 @@ import { readGltfContainer } from "../gltf/read-gltf-container.ts";
 import { readVrmaExtension, type VrmaExpression, type VrmaLookAt } from "./read-vrma-extension.ts";
 import { vrmBoneRole, type VrmHumanBoneName } from "./vrm-human-bones.ts";
 
+/** How `loadVrma` reads a .vrma given as bytes. */
 export interface LoadVrmaOptions {
   /** The file name diagnostics show. Default `<input>`. */
   readonly fileName?: string;

@@ -5,6 +5,7 @@ import {
   isVrmHumanBoneName, type VrmHumanBoneName,
 } from "./vrm-human-bones.ts";
 
+/** The glTF extension that makes a file a VRM animation. */
 export const VRMA_EXTENSION = "VRMC_vrm_animation";
 /** Spec versions read: the release and the draft three-vrm still accepts. */
 const SPEC_VERSIONS = new Set(["1.0", "1.0-draft"]);

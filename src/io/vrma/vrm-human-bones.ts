@@ -20,10 +20,12 @@ export const VRM_HUMAN_BONE_NAMES = [
   "rightLittleProximal", "rightLittleIntermediate", "rightLittleDistal",
 ] as const;
 
+/** One of the 55 humanoid bone names of VRM 1.0 (`hips`, `leftUpperArm`, …), as `VRMC_vrm_animation` keys them. */
 export type VrmHumanBoneName = (typeof VRM_HUMAN_BONE_NAMES)[number];
 
 const BONE_NAMES: ReadonlySet<string> = new Set(VRM_HUMAN_BONE_NAMES);
 
+/** Whether `name` is a VRM 1.0 humanoid bone name (case-sensitive, as the spec spells it). */
 export function isVrmHumanBoneName(name: string): name is VrmHumanBoneName {
   return BONE_NAMES.has(name);
 }
