@@ -4,7 +4,9 @@
 // WebGL runs on SwiftShader (a CPU rasteriser): a frame of 1,000 robots takes seconds here.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { build, preview, type PreviewServer } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { repoPath } from "../helpers/assets.ts";
@@ -13,6 +15,8 @@ const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
 
 let server: PreviewServer | undefined;
+// Its own build directory: other end-to-end files build the studio into studio/dist at the same time.
+const outDir = mkdtempSync(join(tmpdir(), "animgraph-crowd-e2e-"));
 let browser: Browser | undefined;
 let page: Page;
 const pageErrors: string[] = [];
@@ -25,8 +29,8 @@ interface CrowdDraw {
 before(async () => {
   if (skip) return;
   const configFile = repoPath("studio/vite.config.ts");
-  await build({ configFile, logLevel: "error" });
-  server = await preview({ configFile, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
+  await build({ configFile, logLevel: "error", build: { outDir, emptyOutDir: true } });
+  server = await preview({ configFile, build: { outDir }, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--no-first-run", "--disable-background-networking", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
@@ -42,6 +46,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
+  rmSync(outDir, { recursive: true, force: true });
 });
 
 // Page code is passed as strings: tsx would wrap named functions in a helper the page does not have.
