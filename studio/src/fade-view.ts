@@ -1,17 +1,25 @@
 // The crossfade panel: the running transition's curve w(s) against linear, the current point on it,
-// and the A (outgoing) and B (incoming) weights over the last seconds: P = w₁·P₁ + w₂·P₂, w₁ + w₂ = 1.
+// and each state's weight over the last seconds: P = w₁·P₁ + w₂·P₂, w₁ + w₂ = 1. The history follows
+// states, not the roles A and B: when a fade starts, the state that was current keeps its line (at 1,
+// falling as w₁) instead of the "B" line dropping from 1 to 0, so the plot is as continuous as the pose.
 import { evaluateCurve, type CompiledMachine, type GraphInstance } from "animgraph";
 
 const HISTORY = 240;
 
 export interface FadeView {
   update(instance: GraphInstance, machine: CompiledMachine): void;
+  /** The plotted history, oldest first: per state, its weight in each of the last frames (for tests). */
+  history(): { name: string; weights: number[] }[];
 }
 
+const PALETTE = ["#7bd88f", "#ff6b6b", "#4fb3ff", "#ffb547", "#b58cff", "#5fd7d7", "#f78fb3", "#c3e88d"];
+
 export function createFadeView(curveCanvas: HTMLCanvasElement, historyCanvas: HTMLCanvasElement, readout: HTMLElement): FadeView {
-  const a = new Float32Array(HISTORY).fill(1);
-  const b = new Float32Array(HISTORY);
+  let weights = new Float32Array(0);
+  let shownMachine: CompiledMachine | undefined;
   let head = 0;
+  /** Samples recorded since the history began (the plot starts there, not at zeros). */
+  let filled = 0;
   const ctx = curveCanvas.getContext("2d")!;
   const hctx = historyCanvas.getContext("2d")!;
   const plot = (c: CanvasRenderingContext2D, w: number, h: number, f: (s: number) => number, color: string, dash: number[] = []): void => {
@@ -33,9 +41,17 @@ export function createFadeView(curveCanvas: HTMLCanvasElement, historyCanvas: HT
       const top = mi.depth > 0 ? mi.stack[mi.depth - 1]! : undefined;
       const t = top && top.transition >= 0 ? machine.transitions[top.transition] : undefined;
       const w = top ? top.weight : 1;
-      a[head] = top ? 1 - w : 0;
-      b[head] = top ? w : 1;
+      const S = machine.states.length;
+      if (machine !== shownMachine) {
+        // Another graph or layer: a fresh history (allocated here only, never per frame).
+        shownMachine = machine;
+        weights = new Float32Array(HISTORY * S);
+        head = 0;
+        filled = 0;
+      }
+      for (let s = 0; s < S; s++) weights[head * S + s] = mi.stateWeight[s]!;
       head = (head + 1) % HISTORY;
+      if (filled < HISTORY) filled++;
       const W = curveCanvas.width;
       const H = curveCanvas.height;
       ctx.fillStyle = "#111418";
@@ -61,23 +77,26 @@ export function createFadeView(curveCanvas: HTMLCanvasElement, historyCanvas: HT
       const HH = historyCanvas.height;
       hctx.fillStyle = "#111418";
       hctx.fillRect(0, 0, HW, HH);
-      const line = (arr: Float32Array, color: string): void => {
+      let legendX = 6;
+      for (let s = 0; s < S; s++) {
+        let seen = false;
+        for (let i = HISTORY - filled; i < HISTORY && !seen; i++) seen = weights[((head + i) % HISTORY) * S + s]! > 1e-3;
+        if (!seen) continue;
+        const color = PALETTE[s % PALETTE.length]!;
         hctx.strokeStyle = color;
         hctx.beginPath();
-        for (let i = 0; i < HISTORY; i++) {
-          const v = arr[(head + i) % HISTORY]!;
+        for (let i = HISTORY - filled; i < HISTORY; i++) {
+          const v = weights[((head + i) % HISTORY) * S + s]!;
           const x = (i / (HISTORY - 1)) * HW;
           const y = HH - 6 - v * (HH - 12);
-          if (i === 0) hctx.moveTo(x, y); else hctx.lineTo(x, y);
+          if (i === HISTORY - filled) hctx.moveTo(x, y); else hctx.lineTo(x, y);
         }
         hctx.stroke();
-      };
-      line(a, "#ff6b6b");
-      line(b, "#7bd88f");
-      hctx.fillStyle = "#ff6b6b";
-      hctx.fillText("w₁ (A, outgoing)", 6, 12);
-      hctx.fillStyle = "#7bd88f";
-      hctx.fillText("w₂ (B, incoming)", 110, 12);
+        hctx.fillStyle = color;
+        const label = machine.states[s]!.name;
+        hctx.fillText(label, legendX, 12);
+        legendX += hctx.measureText(label).width + 10;
+      }
       if (top && t) {
         const from = top.from >= 0 ? machine.states[top.from]!.name : "(frozen pose)";
         const to = machine.states[top.to]!.name;
@@ -85,6 +104,13 @@ export function createFadeView(curveCanvas: HTMLCanvasElement, historyCanvas: HT
       } else {
         readout.textContent = "No transition running.";
       }
+    },
+    history() {
+      const S = shownMachine?.states.length ?? 0;
+      return Array.from({ length: S }, (_, s) => ({
+        name: shownMachine!.states[s]!.name,
+        weights: Array.from({ length: filled }, (_, i) => weights[((head + HISTORY - filled + i) % HISTORY) * S + s]!),
+      }));
     },
   };
 }

@@ -4,13 +4,14 @@ import * as THREE from "three";
 import { GLTFLoader, type GLTF } from "three/examples/jsm/loaders/GLTFLoader.js";
 import {
   compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, loadGltf, locateDiagnostics,
-  parseJsonText, parseTimeline, setParam,
+  parseJsonText, parseTimeline, setParam, trigger,
   type Clip, type CompiledGraph, type Crowd, type CrowdKernel, type Diagnostic, type GraphInstance, type GraphSpec, type Skeleton,
 } from "animgraph";
 import { applyPoseToThree, bindThreeSkeleton, type ThreeBinding } from "animgraph/three";
 import { createBlendView, type BlendView } from "./blend-view.ts";
 import { createCrowdRenderer, drawItems, type CrowdRenderer } from "./crowd-renderer.ts";
 import { createEditorView } from "./editor-view.ts";
+import { demoClips, seedDemoText, type CrossfadeChoice, type SeedDemo } from "./seed-demos.ts";
 import { forEachDiagnostic } from "@codemirror/lint";
 import { defaultGraphText } from "./default-graph.ts";
 import { createFadeView } from "./fade-view.ts";
@@ -65,6 +66,8 @@ let crowdView: CrowdRenderer | null = null;
 let frames = 0;
 let perfShownAt = 0;
 
+/** The seed demo shown (null: the user's graph), regenerated for each character's clips. */
+let activeDemo: SeedDemo | null = null;
 let editTimer: ReturnType<typeof setTimeout> | undefined;
 const editor = createEditorView($("editor"), (text) => {
   clearTimeout(editTimer);
@@ -103,6 +106,11 @@ async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
   const { binding } = bindThreeSkeleton(skeleton, root, { nodeIndexOf: (o) => gltf.parser.associations.get(o)?.nodes });
   character = { name, gltf, skeleton, clips: loaded.clips.filter((c) => c.skeleton === skeleton), binding, root };
   viewport.setCharacter(root);
+  if (activeDemo) {
+    fillCrossfadeChoices();
+    graphText = seedDemoText(activeDemo, character.clips, crossfadeChoice());
+    graphFile = `seed-demo-${activeDemo}.json`;
+  }
   // The graph the user gave, if it fits this character; else one that plays its clips.
   if (!(graphText && reloadGraph(graphText, graphFile, { quietFallback: true }))) {
     const text = defaultGraphText(name, character.clips);
@@ -209,6 +217,44 @@ function updateBlendPanel(l: Live, instance: GraphInstance): void {
   }
   l.blendView?.update(instance);
 }
+
+/** The A/B panel's choice (clip names of the current character). */
+function crossfadeChoice(): CrossfadeChoice {
+  const duration = Number($<HTMLInputElement>("ab-duration").value);
+  return {
+    a: $<HTMLSelectElement>("ab-a").value,
+    b: $<HTMLSelectElement>("ab-b").value,
+    duration: Number.isFinite(duration) ? Math.max(0.05, Math.min(5, duration)) : 1,
+    curve: $<HTMLSelectElement>("ab-curve").value === "linear" ? "linear" : "smoothstep",
+  };
+}
+
+/** Fills the A and B menus with the character's clips (A: walk, B: run by default). */
+function fillCrossfadeChoices(): void {
+  if (!character) return;
+  const roles = demoClips(character.clips);
+  for (const [id, preferred] of [["ab-a", roles.walk], ["ab-b", roles.run]] as const) {
+    const select = $<HTMLSelectElement>(id);
+    const keep = select.value;
+    select.replaceChildren(...character.clips.map((c) => new Option(c.name, c.name)));
+    select.value = character.clips.some((c) => c.name === keep) ? keep : preferred;
+  }
+}
+
+function showDemo(demo: SeedDemo | null): void {
+  activeDemo = demo;
+  $("ab-panel").hidden = demo !== "crossfade";
+  if (!character) return;
+  if (demo === null) {
+    reloadGraph(userGraph.text, userGraph.file);
+    return;
+  }
+  if (graphFile.startsWith("seed-demo-") === false) userGraph = { text: graphText, file: graphFile };
+  fillCrossfadeChoices();
+  reloadGraph(seedDemoText(demo, character.clips, crossfadeChoice()), `seed-demo-${demo}.json`);
+}
+/** The user's own graph, restored when the demo menu goes back to it. */
+let userGraph = { text: "", file: "" };
 
 function selectFinding(d: Diagnostic): void {
   const panel = $("editor-panel");
@@ -472,7 +518,13 @@ async function openFile(file: File): Promise<void> {
   const got = await readFileBytes(file);
   if (/\.glb$/i.test(got.name)) await loadCharacter(got.bytes, got.name);
   else if (/timeline/i.test(got.name)) importTimeline(new TextDecoder().decode(got.bytes), got.name);
-  else reloadGraph(new TextDecoder().decode(got.bytes), got.name);
+  else {
+    // A graph of the user's own replaces any seed demo.
+    activeDemo = null;
+    $<HTMLSelectElement>("demo").value = "";
+    $("ab-panel").hidden = true;
+    reloadGraph(new TextDecoder().decode(got.bytes), got.name);
+  }
 }
 
 /** Imports an `animgraph run` timeline: the recording becomes what running it gives, shown from step 0. */
@@ -536,6 +588,16 @@ function toggleEditor(): void {
   }
 }
 $("edit-graph").addEventListener("click", () => toggleEditor());
+$<HTMLSelectElement>("demo").addEventListener("change", (e) => {
+  const v = (e.target as HTMLSelectElement).value;
+  showDemo(v === "machine" || v === "blend2d" || v === "crossfade" ? v : null);
+});
+for (const id of ["ab-a", "ab-b", "ab-duration", "ab-curve"]) {
+  $(id).addEventListener("change", () => { if (activeDemo === "crossfade" && character) reloadGraph(seedDemoText("crossfade", character.clips, crossfadeChoice()), "seed-demo-crossfade.json"); });
+}
+$("ab-swap").addEventListener("click", () => {
+  if (live && live.graph.paramIndex.has("swap")) { goLive(); trigger(live.instance, "swap"); }
+});
 // The timeline: scrub, step, play back at any speed, back to live, export and import.
 $<HTMLInputElement>("timeline").addEventListener("input", (e) => { playbackSpeed = 0; showStep(Number((e.target as HTMLInputElement).value)); });
 $("step-back").addEventListener("click", () => { playbackSpeed = 0; showStep((shownStep ?? live?.recording.params.length ?? 0) - 1); });
@@ -600,6 +662,8 @@ Object.assign(window, {
       return out;
     },
     simulationTime: () => live?.instance.time ?? 0,
+    /** Per state of the selected layer: its weight over the plotted history (the crossfade panel). */
+    fadeHistory: () => fade.history(),
     loadCharacter: (bytes: Uint8Array, name: string) => loadCharacter(bytes, name),
     /** Recorded steps, and how many replay to a different pose (0: bit for bit). */
     recording: () => ({ steps: live?.recording.params.length ?? 0, mismatches: live ? verifyReplay(live.recording) : -1 }),

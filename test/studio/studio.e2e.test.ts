@@ -78,7 +78,6 @@ test("loads with no console errors and shows the character in the viewport", { s
     return n;
   }, shot.toString("base64"));
   assert.ok(differing > 500, `only ${differing} character pixels in the viewport centre`);
-  await page.screenshot({ path: repoPath("docs/studio.png") });
 });
 
 test("the speed control walks Idle → Walk → Run; a Jump trigger shows a transition with progress", { skip, timeout: 60_000 }, async () => {
@@ -106,7 +105,6 @@ test("the speed control walks Idle → Walk → Run; a Jump trigger shows a tran
   await row.waitFor({ timeout: 5_000 });
   const progress = await row.locator("progress").evaluate((p) => (p as HTMLProgressElement).value);
   assert.ok(progress >= 0 && progress <= 1);
-  await page.screenshot({ path: repoPath("docs/studio-transition.png") });
   await page.selectOption("#time-scale", "1");
 });
 
@@ -480,5 +478,67 @@ test("the editor completes keys from the schema and values from the graph; edits
   await page.waitForTimeout(400);
   assert.ok(await page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.simulationTime()) >= before + 0.2, "the clock went on through the reload");
   assert.equal(Number(await page.inputValue('input[data-param="speed"]')), 3);
+  assert.deepEqual(consoleErrors, []);
+});
+
+test("the seed's visual demo: the idle/walk/run/jump/attack machine, the 2D blend tree over forward × speed, the A/B crossfade", { skip, timeout: 90_000 }, async () => {
+  // The state machine of seed 003, on the robot (parameters keep their values across graphs: speed 0 first).
+  await setSlider("speed", 0);
+  await page.selectOption("#demo", "machine");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "idle");
+  const states = await page.locator("#graph svg .state").evaluateAll((els) => els.map((e) => e.getAttribute("data-state")));
+  for (const s of ["idle", "walk", "run", "jump", "attack"]) assert.ok(states.includes(s), `${s} in ${states.join(",")}`);
+  await setSlider("speed", 1);
+  await page.waitForFunction(() => document.body.dataset["state"] === "walk", undefined, { timeout: 10_000 });
+  await setSlider("speed", 3);
+  await page.waitForFunction(() => document.body.dataset["state"] === "run", undefined, { timeout: 10_000 });
+  await page.click('button[aria-label="Trigger attack"]');
+  await page.waitForFunction(() => document.body.dataset["state"] === "attack", undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.body.dataset["state"] === "idle", undefined, { timeout: 10_000 });
+
+  // The 2D blend tree: the blend panel shows the space over (forward, speed); moving the point moves the weights.
+  await page.selectOption("#demo", "blend2d");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.querySelectorAll("#blend-weights li").length === 4);
+  const weights = (): Promise<number[]> => page.$$eval("#blend-weights li", (lis) => lis.map((li) => Number((li as HTMLElement).dataset["weight"])));
+  await setSlider("forward", 0);
+  await setSlider("speed", 0);
+  await page.waitForTimeout(150);
+  const atIdle = await weights();
+  assert.equal(Math.max(...atIdle), atIdle[0], `Idle dominates at (0, 0): ${atIdle}`);
+  await setSlider("forward", 1);
+  await setSlider("speed", 3);
+  await page.waitForTimeout(150);
+  const atRun = await weights();
+  assert.ok(Math.abs(atRun[3]! - 1) < 1e-9, `Running alone at (1, 3): ${atRun}`);
+  for (const w of [atIdle, atRun]) assert.ok(Math.abs(w.reduce((a, b) => a + b, 0) - 1) < 1e-9);
+
+  // A/B: pick two clips, swap, and the crossfade panel shows the fade with w₁ + w₂ = 1.
+  await page.selectOption("#demo", "crossfade");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && !document.querySelector<HTMLElement>("#ab-panel")!.hidden);
+  await page.selectOption("#ab-a", "Idle");
+  await page.selectOption("#ab-b", "Dance");
+  await page.fill("#ab-duration", "2");
+  await page.dispatchEvent("#ab-duration", "change");
+  await page.waitForFunction(() => document.body.dataset["state"] === "A");
+  await page.click("#ab-swap");
+  await page.waitForFunction(() => /A→B|A → B/.test(document.querySelector("#fade-readout")!.textContent ?? ""), undefined, { timeout: 5_000 });
+  const readout = await page.textContent("#fade-readout");
+  const w = [/w₁ = ([\d.]+)/, /w₂ = \w+\(s\) = ([\d.]+)/].map((re) => Number(re.exec(readout ?? "")?.[1]));
+  assert.ok(w.every(Number.isFinite), readout ?? "");
+  assert.ok(Math.abs(w[0]! + w[1]! - 1) < 2e-3, readout ?? "");
+  await page.waitForFunction(() => document.querySelector("#fade-readout")!.textContent === "No transition running.", undefined, { timeout: 15_000 });
+  // The history is continuous: no state's weight jumps between frames (a 2 s fade moves < 0.05 per frame).
+  const history = await page.evaluate(() => (window as unknown as { animgraphStudio: { fadeHistory(): { name: string; weights: number[] }[] } }).animgraphStudio.fadeHistory());
+  const byName = new Map(history.map((h) => [h.name, h.weights]));
+  const jump = (ws: number[]): number => Math.max(...ws.slice(1).map((v, i) => Math.abs(v - ws[i]!)));
+  assert.ok(jump(byName.get("A")!) < 0.1 && jump(byName.get("B")!) < 0.1, `largest step A ${jump(byName.get("A")!)}, B ${jump(byName.get("B")!)}`);
+  assert.ok(Math.max(...byName.get("A")!) > 0.99 && Math.min(...byName.get("A")!) < 0.01, "A fell from 1 to 0 within the plotted window");
+  const json = await page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.editor.view.state.doc.toString());
+  assert.match(json, /"clip": "Dance"/);
+  assert.match(json, /"duration": 2/);
+
+  // Back to the user's graph.
+  await page.selectOption("#demo", "");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Idle", undefined, { timeout: 10_000 });
   assert.deepEqual(consoleErrors, []);
 });
