@@ -122,6 +122,6 @@ export { runSeedDemo, seedDemoSpec, seedDemoAssets, compileSeedDemo, formatFixed
 
 // Crowds: many characters of one graph over contiguous buffers, shared sampling (docs/performance.md).
 export type { Crowd, CrowdOptions, SampleCache, CrowdKernel } from "./crowd/index.ts";
-export { createCrowd, evaluateCrowd, poseStride, poseView, createSampleCache, beginFrame, SLOTS_PER_CLIP, loadCrowdKernel, loadCrowdKernelSync, crowdKernelSupported } from "./crowd/index.ts";
+export { createCrowd, evaluateCrowd, evaluateCrowdSelected, poseStride, poseView, createSampleCache, beginFrame, SLOTS_PER_CLIP, loadCrowdKernel, loadCrowdKernelSync, crowdKernelSupported } from "./crowd/index.ts";
 export type { ClipSampler } from "./graph/graph-instance.ts";
 export { advanceInstance } from "./graph/step.ts";

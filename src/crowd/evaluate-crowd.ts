@@ -53,3 +53,53 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to = crowd.cou
     localToModel32(model, stride * i, skeleton, inst.result.pose, root);
   }
 }
+
+/**
+ * Like `evaluateCrowd`, for a chosen subset of characters, each with its own time step: character
+ * `selected[k]` (k < `selectedCount`) is advanced by `dts[selected[k]]` seconds and its pose and
+ * model-space matrices are rewritten; every other character keeps its last pose and matrices. This is
+ * what update-rate LOD needs (src/lod/update-rate-lod.ts): a far character skipped for n frames is
+ * evaluated with the n frames' time at once, so it stays in step with the crowd. Indices must be
+ * distinct and in [0, count); they need not be sorted. Shared sampling and the kernel's batching work as
+ * in `evaluateCrowd`. No allocation.
+ */
+export function evaluateCrowdSelected(crowd: Crowd, selected: Int32Array, selectedCount: number, dts: Float32Array | Float64Array): void {
+  if (!(selectedCount >= 0 && selectedCount <= selected.length)) throw new RangeError(`evaluateCrowdSelected: selectedCount ${selectedCount} is outside [0, ${selected.length}]`);
+  if (dts.length < crowd.count) throw new RangeError(`evaluateCrowdSelected: dts has ${dts.length} entries for ${crowd.count} characters`);
+  const graph = crowd.graph;
+  const skeleton = graph.skeleton;
+  const instances = crowd.instances;
+  const wasm = crowd.wasm;
+  if (wasm) {
+    if (crowd.root && wasm.rootAt) wasm.f32.set(crowd.root, wasm.rootAt >> 2);
+    for (let k = 0; k < selectedCount; k++) {
+      const i = selected[k]!;
+      const inst = instances[i]!;
+      advanceInstance(graph, inst, dts[i]!);
+      recordCharacter(wasm, inst, i);
+    }
+    flush(wasm);
+    const mirror = crowd.mirror;
+    if (mirror) {
+      const P = 10 * skeleton.jointCount, Q = 16 * skeleton.jointCount;
+      const pose = crowd.poseBuffer, model = crowd.model;
+      for (let k = 0; k < selectedCount; k++) {
+        const i = selected[k]!;
+        for (let x = i * P, end = x + P; x < end; x++) mirror.pose[x] = pose[x]!;
+        for (let x = i * Q, end = x + Q; x < end; x++) mirror.model[x] = model[x]!;
+      }
+    }
+    return;
+  }
+  const model = crowd.model;
+  const stride = 16 * skeleton.jointCount;
+  const root = crowd.root;
+  beginFrame(crowd.cache);
+  for (let k = 0; k < selectedCount; k++) {
+    const i = selected[k]!;
+    const inst = instances[i]!;
+    advanceInstance(graph, inst, dts[i]!);
+    evaluatePose(inst);
+    localToModel32(model, stride * i, skeleton, inst.result.pose, root);
+  }
+}

@@ -9,6 +9,7 @@ import {
 } from "animgraph";
 import { applyPoseToThree, bindThreeSkeleton, type ThreeBinding } from "animgraph/three";
 import { createBlendView, type BlendView } from "./blend-view.ts";
+import { createCrowdRenderer, drawItems, type CrowdRenderer } from "./crowd-renderer.ts";
 import { createEditorView } from "./editor-view.ts";
 import { demoClips, seedDemoText, type CrossfadeChoice, type SeedDemo } from "./seed-demos.ts";
 import { forEachDiagnostic } from "@codemirror/lint";
@@ -59,7 +60,11 @@ const kernelReady = crowdKernelSupported()
 const FRAME_TIMES = 240;
 const evalTimes = new Float64Array(FRAME_TIMES);
 const renderTimes = new Float64Array(FRAME_TIMES);
+const uploadTimes = new Float64Array(FRAME_TIMES);
+/** The drawn crowd (instanced GPU skinning) of `live.crowd`, or null. */
+let crowdView: CrowdRenderer | null = null;
 let frames = 0;
+let perfShownAt = 0;
 
 /** The seed demo shown (null: the user's graph), regenerated for each character's clips. */
 let activeDemo: SeedDemo | null = null;
@@ -278,6 +283,43 @@ function applyCrowdSize(): void {
   live.crowd?.instances.forEach((c, i) => {
     for (const p of live!.graph.params) if (p.type === "float") setParam(c, p.name, ((i * 7919) % 100) / 100 * 3);
   });
+  showCrowd();
+}
+
+/**
+ * Rebuilds the drawn crowd for the current crowd and character, a quarter second after the last change
+ * (typing "1000" asks for crowds of 1, 10, 100 and 1000: only the last is built and drawn; meanwhile the
+ * crowd is evaluated, not drawn). The camera frames the crowd when it appears or changes size, and the
+ * character again when it goes; a graph edit leaves the camera alone.
+ */
+let crowdTimer: ReturnType<typeof setTimeout> | undefined;
+let crowdDrawnCount = 0;
+function showCrowd(): void {
+  crowdView?.dispose();
+  crowdView = null;
+  clearTimeout(crowdTimer);
+  crowdTimer = setTimeout(buildCrowdView, 250);
+}
+function buildCrowdView(): void {
+  const before = crowdDrawnCount;
+  crowdDrawnCount = 0;
+  if (!live?.crowd || !character) {
+    if (character && before > 0) viewport.frame(character.root);
+    return;
+  }
+  try {
+    crowdView = createCrowdRenderer(live.crowd, character, viewport.renderer);
+    crowdView.setLod($<HTMLInputElement>("toggle-crowd-lod").checked);
+    viewport.scene.add(crowdView.group);
+    crowdDrawnCount = live.crowd.count;
+    if (before !== live.crowd.count) {
+      viewport.frame(crowdView.group);
+      // Framing fits the whole crowd's box; half way in, its front rows fill the view and the back ones still show.
+      viewport.camera.position.lerp(viewport.controls.target, 0.45);
+    }
+  } catch (e) {
+    $("crowd-note").textContent = `the crowd is evaluated but not drawn: ${(e as Error).message}`;
+  }
 }
 
 /** Back to the live simulation (any edit of a parameter or a travel does this). */
@@ -336,7 +378,7 @@ function tick(now: number): void {
           steps++;
           recordStep(live.recording, live.instance, pendingTravels);
           pendingTravels = [];
-          if (live.crowd) evaluateCrowd(live.crowd, STEP);
+          if (live.crowd) { if (crowdView) crowdView.step(STEP, viewport.camera.position); else evaluateCrowd(live.crowd, STEP); }
           log.pushEvents(live.instance, live.graph);
         }
         if (steps === 8) accumulator = 0;
@@ -360,12 +402,22 @@ function tick(now: number): void {
     if (shownStep === null) moveRoot(character, instance);
     updatePanels(live, instance);
   }
+  const u0 = performance.now();
+  if (crowdView) {
+    if (live?.crowd !== crowdView.crowd) crowdView.group.visible = false; // its character left without a graph
+    crowdView.upload();
+  }
+  uploadTimes[frames % FRAME_TIMES] = performance.now() - u0;
   const r0 = performance.now();
   viewport.render();
   renderTimes[frames % FRAME_TIMES] = performance.now() - r0;
   frames++;
   updateTimeline();
-  if (frames % 15 === 0) updatePerf();
+  // Every 15 frames, and at least once a second when frames are slow (a big crowd on a CPU rasteriser).
+  if (frames % 15 === 0 || now - perfShownAt > 1000) {
+    perfShownAt = now;
+    updatePerf();
+  }
 }
 
 function moveRoot(c: Character, instance: GraphInstance): void {
@@ -453,11 +505,13 @@ function medianAndSpread(values: Float64Array, count: number): { median: number;
 
 function updatePerf(): void {
   if (!live) return;
-  const e = medianAndSpread(evalTimes, frames), r = medianAndSpread(renderTimes, frames);
+  const e = medianAndSpread(evalTimes, frames), u = medianAndSpread(uploadTimes, frames), r = medianAndSpread(renderTimes, frames);
   const count = 1 + (live.crowd?.count ?? 0);
   const path = live.crowd ? (live.crowd.wasm ? " · crowd on the WebAssembly SIMD kernel" : " · crowd on the JS path") : "";
   // performance.now() is coarsened by browsers (5 µs–100 µs): medians over many frames, with their spread.
-  $("perf").textContent = `evaluate ${e.median.toFixed(3)} ms (IQR ${e.iqr.toFixed(3)}) · render ${r.median.toFixed(3)} ms (IQR ${r.iqr.toFixed(3)}) · medians of ${Math.min(frames, FRAME_TIMES)} frames · ${count} character(s) · ${((e.median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}`;
+  const drawn = crowdView ? crowdView.stats() : null;
+  const crowdText = drawn ? ` · crowd drawn: ${drawn.characters} in ${drawn.drawCalls} draw call(s), ${drawn.updated} evaluated this frame${drawn.lod ? " (update-rate LOD)" : ""}` : "";
+  $("perf").textContent = `evaluate ${e.median.toFixed(3)} ms (IQR ${e.iqr.toFixed(3)}) · render ${r.median.toFixed(3)} ms (IQR ${r.iqr.toFixed(3)}) · upload ${u.median.toFixed(3)} ms (IQR ${u.iqr.toFixed(3)}) · medians of ${Math.min(frames, FRAME_TIMES)} frames · ${count} character(s) · ${((e.median * 1000) / count).toFixed(1)} µs per character · ${live.graph.skeleton.jointCount} joints${path}${crowdText}`;
 }
 
 async function readFileBytes(file: File): Promise<{ bytes: Uint8Array; name: string }> {
@@ -517,6 +571,7 @@ document.addEventListener("drop", (e) => {
 $<HTMLInputElement>("toggle-skeleton").addEventListener("change", (e) => viewport.setSkeletonVisible((e.target as HTMLInputElement).checked));
 $<HTMLInputElement>("toggle-crowd").addEventListener("change", () => applyCrowdSize());
 $<HTMLInputElement>("crowd-size").addEventListener("input", () => applyCrowdSize());
+$<HTMLInputElement>("toggle-crowd-lod").addEventListener("change", (e) => crowdView?.setLod((e.target as HTMLInputElement).checked));
 $("frame").addEventListener("click", () => character && viewport.frame(character.root));
 document.addEventListener("keydown", (e) => {
   const target = e.target as HTMLElement;
@@ -623,6 +678,18 @@ Object.assign(window, {
     shownStep: () => shownStep,
     /** The camera's distance to its target and the character's framed size (for the framing tests). */
     framing: () => viewport.framing(),
+    /** The drawn crowd, for its tests and scripts/studio-figures.mjs (null when the crowd is off). */
+    crowdDraw: () => crowdView && character ? {
+      ...crowdView.stats(),
+      calls: viewport.renderer.info.render.calls,
+      characterDrawItems: drawItems(character.root),
+      sceneDrawItems: drawItems(viewport.scene),
+      distinctPoses: (sample: number) => crowdView!.distinctPoses(sample),
+      agreementWithThree: (index: number) => crowdView!.agreementWithThree(index),
+    } : null,
+    setCrowdVisible: (visible: boolean) => { if (crowdView) crowdView.group.visible = visible; },
+    /** Frame-time samples (ms) of the last frames: evaluate, upload, render. */
+    frameTimes: () => ({ evaluate: Array.from(evalTimes), upload: Array.from(uploadTimes), render: Array.from(renderTimes), frames }),
     /** The deterministic digest of the bundled scripted run, computed here in the browser. */
     scriptedDigest: async () => {
       if (!character) throw new Error("no character loaded");

@@ -6,6 +6,7 @@ import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 export const BACKGROUND = 0x0d0f12;
 
 export interface Viewport {
+  readonly renderer: THREE.WebGLRenderer;
   readonly scene: THREE.Scene;
   readonly camera: THREE.PerspectiveCamera;
   readonly controls: OrbitControls;
@@ -55,6 +56,7 @@ export function createViewport(host: HTMLElement): Viewport {
   resize();
   const lastFollow = new THREE.Vector3();
   return {
+    renderer,
     scene,
     camera,
     controls,
