@@ -78,6 +78,13 @@ try {
   await page.locator("#findings li.error button").first().click();
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(OUT, "editor.png"), clip: await panels(page, [".log-panel", ".editor-panel"]) });
+  await page.evaluate(() => {
+    const ed = window.animgraphStudio.editor;
+    const text = ed.view.state.doc.toString();
+    const at = text.indexOf('"Jumpp"');
+    ed.view.dispatch({ changes: { from: at, to: at + 7, insert: '"Jump"' } });
+  });
+  await page.waitForFunction(() => document.body.dataset.graph === "ok");
   await page.click("#edit-graph");
 
   // The seed's demo: the 2D blend tree over (forward, speed).

@@ -124,6 +124,7 @@ export function createGraphView(
   paramNames: readonly string[],
   onTravel: (state: string) => void,
   keep: ReadonlyMap<string, Placed> = new Map(),
+  onOpen: (state: number) => void = () => {},
 ): GraphView {
   host.replaceChildren();
   const layout = layoutMachine(machine, keep);
@@ -232,6 +233,20 @@ export function createGraphView(
     g.addEventListener("click", () => onTravel(s.name));
     g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onTravel(s.name); } });
     svg.append(g);
+    if (s.motion.kind === "machine") {
+      // A nested machine opens in place: a button on the state's corner (or "o" on the focused state).
+      g.classList.add("nested");
+      g.setAttribute("aria-label", `State ${s.name} (a nested machine): Enter to travel here, O to open it`);
+      const open = el("g", { class: "open-nested", tabindex: 0, role: "button", "data-open": s.name, "aria-label": `Open the machine inside ${s.name}` });
+      open.append(el("rect", { x: p.x + w / 2 - 18, y: p.y - NODE_H / 2 - 8, width: 22, height: 16, rx: 4 }));
+      const icon = el("text", { x: p.x + w / 2 - 7, y: p.y - NODE_H / 2 });
+      icon.textContent = "⤵";
+      open.append(icon);
+      open.addEventListener("click", (e) => { e.stopPropagation(); onOpen(i); });
+      open.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onOpen(i); } });
+      g.addEventListener("keydown", (e) => { if (e.key === "o" || e.key === "O") onOpen(i); });
+      svg.append(open);
+    }
     return g;
   });
   const flash = (node: Element | undefined): void => {

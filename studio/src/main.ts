@@ -5,7 +5,7 @@ import { GLTFLoader, type GLTF } from "three/examples/jsm/loaders/GLTFLoader.js"
 import {
   compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, loadGltf, locateDiagnostics,
   parseJsonText, parseTimeline, setParam, trigger,
-  type Clip, type CompiledGraph, type Crowd, type CrowdKernel, type Diagnostic, type GraphInstance, type GraphSpec, type Skeleton,
+  type Clip, type CompiledGraph, type CompiledMachine, type Crowd, type CrowdKernel, type Diagnostic, type GraphInstance, type GraphSpec, type Skeleton,
 } from "animgraph";
 import { applyPoseToThree, bindThreeSkeleton, type ThreeBinding } from "animgraph/three";
 import { createBlendView, type BlendView } from "./blend-view.ts";
@@ -171,6 +171,7 @@ function activateGraph(text: string, file: string, isDefault: boolean): boolean 
   }
   const getInstance = (): GraphInstance => shown ?? live!.instance;
   const layersView = createLayersView($("layers"), compiled, selectedLayer, (layer) => {
+    if (layer !== selectedLayer) openPath = [];
     selectedLayer = layer;
     if (live) buildLayerViews(live);
   });
@@ -190,15 +191,55 @@ function activateGraph(text: string, file: string, isDefault: boolean): boolean 
 /** Per layer name: where its states were drawn, so an edit keeps the layout (new states fill in). */
 const layoutMemory = new Map<string, ReadonlyMap<string, Placed>>();
 
-/** The state graph of the selected layer. */
+/** Nested machines opened in place, by state name from the selected layer's machine down. */
+let openPath: string[] = [];
+
+/** The machine the state graph shows: the selected layer's, or a nested one opened in place. */
+function shownMachine(l: Live): { machine: CompiledMachine; names: string[] } {
+  let machine = l.graph.layers[selectedLayer]!.machine;
+  const names = [l.graph.layers[selectedLayer]!.name];
+  for (const name of openPath) {
+    const state = machine.states[machine.stateIndex.get(name) ?? -1];
+    if (!state || state.motion.kind !== "machine") break;
+    machine = state.motion.machine;
+    names.push(name);
+  }
+  openPath = names.slice(1);
+  return { machine, names };
+}
+
+/** The state graph of the selected layer (or of the nested machine opened in it), with its breadcrumb. */
 function buildLayerViews(l: Live): void {
-  const layer = l.graph.layers[selectedLayer]!;
+  const { machine, names } = shownMachine(l);
+  const key = names.join(" › ");
   const paramNames = l.graph.params.map((p) => p.name);
-  l.graphView = createGraphView($("graph"), layer.machine, paramNames, (state) => {
-    pendingTravels.push({ layer: selectedLayer, state });
+  l.graphView = createGraphView($("graph"), machine, paramNames, (state) => {
+    // Travel works on the layer's machine; inside a nested one a click selects nothing to travel to.
+    if (openPath.length === 0) pendingTravels.push({ layer: selectedLayer, state });
     goLive();
-  }, layoutMemory.get(layer.name));
-  layoutMemory.set(layer.name, l.graphView.positions);
+  }, layoutMemory.get(key), (state) => {
+    openPath = [...openPath, machine.states[state]!.name];
+    buildLayerViews(l);
+  });
+  layoutMemory.set(key, l.graphView.positions);
+  const crumbs = $("graph-path");
+  crumbs.replaceChildren(...names.flatMap((name, depth) => {
+    let part: HTMLElement;
+    if (depth === names.length - 1) {
+      // The machine shown: plain text, not a control.
+      part = document.createElement("span");
+      part.setAttribute("aria-current", "location");
+    } else {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.setAttribute("aria-label", depth === 0 ? `Back to layer ${name}'s machine` : `Back to the machine inside ${name}`);
+      b.addEventListener("click", () => { openPath = openPath.slice(0, depth); buildLayerViews(l); });
+      part = b;
+    }
+    part.className = "crumb";
+    part.textContent = name;
+    return depth === 0 ? [part] : [document.createTextNode(" › "), part];
+  }));
   l.blendState = -2;
 }
 
@@ -434,12 +475,11 @@ function moveRoot(c: Character, instance: GraphInstance): void {
 }
 
 function updatePanels(l: Live, instance: GraphInstance): void {
-  const layer = l.graph.layers[selectedLayer]!;
-  const machine = layer.machine;
+  const { machine, names } = shownMachine(l);
   const mi = instance.machines[machine.id]!;
   const base = l.graph.layers[0]!.machine;
   const baseState = base.states[instance.machines[base.id]!.current]!.name;
-  $("current-state").textContent = `${layer.name}: ${machine.states[mi.current]!.name}`;
+  $("current-state").textContent = `${names.join(" › ")}: ${machine.states[mi.current]!.name}`;
   document.body.dataset["state"] = baseState;
   for (let i = 0; i < l.graph.layers.length; i++) {
     const m = l.graph.layers[i]!.machine;

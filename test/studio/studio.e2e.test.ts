@@ -595,3 +595,35 @@ test("state graph: whole names and conditions, no label over a node or another l
   for (const [name, n] of Object.entries(g2.nodes)) if (name !== "Sit") assert.ok(!hit(g2.nodes["Sit"]!, n), `Sit placed over ${name}`);
   assert.deepEqual(consoleErrors, []);
 });
+
+test("nested machines open in place: the state's open button shows its machine and live state, the breadcrumb leads back", { skip, timeout: 60_000 }, async () => {
+  const spec = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as {
+    layers: { machine: { states: Record<string, unknown>; transitions: { from: string; to: string; conditions?: unknown[] }[] } }[];
+  };
+  const machine = spec.layers[0]!.machine;
+  machine.states["Air"] = {
+    machine: {
+      entry: "Rise",
+      states: { Rise: { clip: "Jump", loop: "clamp" }, Land: { clip: "Idle", final: true } },
+      transitions: [{ from: "Rise", to: "Land", exitTime: 0.9, duration: 0.2 }],
+    },
+  };
+  machine.transitions = machine.transitions.map((t) => (t.to === "Jump" ? { ...t, to: "Air" } : t.from === "Jump" ? { ...t, from: "Air" } : t));
+  delete machine.states["Jump"];
+  await setSlider("speed", 0);
+  await page.evaluate((t) => (window as unknown as EditorHooks).animgraphStudio.reloadGraph(t, "nested.json"), JSON.stringify(spec, null, 2));
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  await page.click('#graph svg .open-nested[data-open="Air"]');
+  await page.waitForFunction(() => document.querySelector('#graph svg .state[data-state="Rise"]') !== null);
+  assert.equal((await page.locator("#graph-path").textContent())?.replace(/\s+/g, " ").trim(), "base › Air");
+  await page.selectOption("#time-scale", "0.25");
+  await page.click('button[aria-label="Trigger jump"]');
+  await page.waitForFunction(() => document.querySelector('#graph svg .state.current')?.getAttribute("data-state") === "Rise", undefined, { timeout: 10_000 });
+  assert.match(await page.textContent("#current-state") ?? "", /^base › Air: Rise$/);
+  await page.waitForFunction(() => document.querySelector('#graph svg .state.current')?.getAttribute("data-state") === "Land", undefined, { timeout: 20_000 });
+  await page.selectOption("#time-scale", "1");
+  await page.click('#graph-path button');
+  await page.waitForFunction(() => document.querySelector('#graph svg .state[data-state="Air"]') !== null);
+  assert.equal((await page.locator("#graph-path").textContent())?.trim(), "base");
+  assert.deepEqual(consoleErrors, []);
+});
