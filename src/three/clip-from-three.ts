@@ -6,6 +6,7 @@ import { createClip, type Clip, type FloatTrack, type Interpolation, type JointT
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { ThreeBinding } from "./three-binding.ts";
+import { normalizeRotationKeys } from "../clip/normalize-rotation-keys.ts";
 
 /** How `clipFromThree` resolves track names and resamples what it cannot represent exactly. */
 export interface ClipFromThreeOptions {
@@ -161,21 +162,6 @@ export function clipFromThree(threeClip: AnimationClip, skeleton: Skeleton, opti
     loopMode: options.loopMode ?? "loop",
   });
   return { clip, diagnostics };
-}
-
-/**
- * Normalises rotation key values in place (tangents of CUBICSPLINE keys are left alone), as animgraph's
- * glTF loader does: the sampler assumes unit keys. Returns the first zero-length key, or -1.
- */
-function normalizeRotationKeys(values: Float32Array, cubic: boolean): number {
-  const step = cubic ? 12 : 4;
-  const first = cubic ? 4 : 0;
-  for (let k = 0, o = first; o < values.length; k++, o += step) {
-    const len = Math.hypot(values[o]!, values[o + 1]!, values[o + 2]!, values[o + 3]!);
-    if (!(len > 1e-6)) return k;
-    for (let c = 0; c < 4; c++) values[o + c] = values[o + c]! / len;
-  }
-  return -1;
 }
 
 interface ConvertedKeys {

@@ -313,13 +313,24 @@ function selectFinding(d: Diagnostic): void {
 }
 
 /** Crowd size applies as it is typed; out of range says so and uses the nearest allowed size. */
+let crowdSizeTimer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * The note says at once what size will be used; the crowd itself is made a quarter second after the last
+ * keystroke, so typing "99999" never builds and evaluates the crowds of 9, 99, 999 and 5000 on the way.
+ */
 function applyCrowdSize(): void {
   if (!live) return;
   const input = $<HTMLInputElement>("crowd-size");
-  const on = $<HTMLInputElement>("toggle-crowd").checked;
   const asked = Number(input.value);
   const n = Number.isFinite(asked) ? Math.max(1, Math.min(5000, Math.round(asked))) : 300;
   $("crowd-note").textContent = Number.isFinite(asked) && n !== asked ? `crowd size is 1–5000: using ${n}` : "";
+  clearTimeout(crowdSizeTimer);
+  crowdSizeTimer = setTimeout(() => makeCrowd(n), 250);
+}
+
+function makeCrowd(n: number): void {
+  if (!live) return;
+  const on = $<HTMLInputElement>("toggle-crowd").checked;
   live.crowd = on ? createCrowd(live.graph, n, crowdKernel ? { kernel: crowdKernel } : {}) : null;
   live.crowd?.instances.forEach((c, i) => {
     for (const p of live!.graph.params) if (p.type === "float") setParam(c, p.name, ((i * 7919) % 100) / 100 * 3);
@@ -339,7 +350,7 @@ function showCrowd(): void {
   crowdView?.dispose();
   crowdView = null;
   clearTimeout(crowdTimer);
-  crowdTimer = setTimeout(buildCrowdView, 250);
+  crowdTimer = setTimeout(buildCrowdView, 0);
 }
 function buildCrowdView(): void {
   const before = crowdDrawnCount;

@@ -359,7 +359,7 @@ test("layout: no horizontal overflow from 1280×720 to 2560×1440, readouts not 
     n.value = "50";
     n.dispatchEvent(new Event("input", { bubbles: true }));
   });
-  await page.waitForFunction(() => /51 character\(s\)/.test(document.querySelector("#perf")?.textContent ?? ""), undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => /51 character\(s\)/.test(document.querySelector("#perf")?.textContent ?? ""), undefined, { timeout: 30_000 });
   assert.match(await page.locator("#perf").textContent() ?? "", /evaluate [\d.]+ ms \(IQR [\d.]+\) · render [\d.]+ ms/);
   await page.evaluate(() => {
     const t = document.querySelector<HTMLInputElement>("#toggle-crowd")!;
@@ -500,14 +500,17 @@ test("the seed's visual demo: the idle/walk/run/jump/attack machine, the 2D blen
   await page.selectOption("#demo", "blend2d");
   await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.querySelectorAll("#blend-weights li").length === 4);
   const weights = (): Promise<number[]> => page.$$eval("#blend-weights li", (lis) => lis.map((li) => Number((li as HTMLElement).dataset["weight"])));
+  // The weights list updates with the next frame: wait for it rather than for a fixed time.
+  const weightsBecome = (index: number): Promise<unknown> => page.waitForFunction((k) =>
+    Number(document.querySelectorAll<HTMLElement>("#blend-weights li")[k]?.dataset["weight"]) > 0.999, index, { timeout: 20_000 });
   await setSlider("forward", 0);
   await setSlider("speed", 0);
-  await page.waitForTimeout(150);
+  await weightsBecome(0);
   const atIdle = await weights();
   assert.equal(Math.max(...atIdle), atIdle[0], `Idle dominates at (0, 0): ${atIdle}`);
   await setSlider("forward", 1);
   await setSlider("speed", 3);
-  await page.waitForTimeout(150);
+  await weightsBecome(3);
   const atRun = await weights();
   assert.ok(Math.abs(atRun[3]! - 1) < 1e-9, `Running alone at (1, 3): ${atRun}`);
   for (const w of [atIdle, atRun]) assert.ok(Math.abs(w.reduce((a, b) => a + b, 0) - 1) < 1e-9);
