@@ -3,11 +3,11 @@
 import * as THREE from "three";
 import { GLTFLoader, type GLTF } from "three/examples/jsm/loaders/GLTFLoader.js";
 import {
-  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, loadGltf, locateDiagnostics,
+  compileGraph, createCrowd, createInstance, crowdKernelSupported, evaluateCrowd, getParam, loadCrowdKernel, hasErrors, lintDocument, locateDiagnostics,
   parseJsonText, parseTimeline, setParam, trigger,
   type Clip, type CompiledGraph, type CompiledMachine, type Crowd, type CrowdKernel, type Diagnostic, type GraphInstance, type GraphSpec, type Skeleton,
 } from "animgraph";
-import { applyPoseToThree, bindThreeSkeleton, type ThreeBinding } from "animgraph/three";
+import { applyPoseToThree, fromThreeGltf, type ThreeBinding } from "animgraph/three";
 import { createBlendView, type BlendView } from "./blend-view.ts";
 import { createCrowdRenderer, drawItems, type CrowdRenderer } from "./crowd-renderer.ts";
 import { createEditorView } from "./editor-view.ts";
@@ -87,23 +87,26 @@ function setStatus(text: string): void {
 }
 
 async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
-  const loaded = await loadGltf(bytes, { fileName: name });
-  if (!loaded.ok || loaded.skeletons.length === 0) {
+  // One parse: three.js's GLTFLoader reads the file for drawing, and fromThreeGltf takes animgraph's
+  // skeleton, clips and bone binding from its result (bit for bit what loadGltf gives).
+  let gltf: GLTF;
+  try {
+    gltf = await new GLTFLoader().parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, "");
+  } catch (e) {
+    log.showFindings([{ code: "E_GLTF_READ", severity: "error", file: name, pointer: "", message: `three.js could not read it: ${(e as Error).message}` }], () => {});
+    setStatus(`${name}: could not load the character${character ? `; ${character.name} keeps playing` : ""}`);
+    return;
+  }
+  const loaded = await fromThreeGltf(gltf, { fileName: name });
+  if (!loaded.ok || loaded.skeletons.length === 0 || !loaded.binding) {
     const errors = loaded.diagnostics.filter((d) => d.severity === "error");
     log.showFindings(errors.length > 0 ? errors : [{ code: "E_NO_SKELETON", severity: "error", file: name, pointer: "", message: "the file has no skeleton to animate" }], () => {});
     setStatus(`${name}: could not load the character${character ? `; ${character.name} keeps playing` : ""}`);
     return;
   }
-  let gltf: GLTF;
-  try {
-    gltf = await new GLTFLoader().parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, "");
-  } catch (e) {
-    setStatus(`${name}: three.js could not read it (${(e as Error).message})${character ? `; ${character.name} keeps playing` : ""}`);
-    return;
-  }
   const skeleton = loaded.skeletons[0]!;
   const root = gltf.scene;
-  const { binding } = bindThreeSkeleton(skeleton, root, { nodeIndexOf: (o) => gltf.parser.associations.get(o)?.nodes });
+  const binding = loaded.binding;
   character = { name, gltf, skeleton, clips: loaded.clips.filter((c) => c.skeleton === skeleton), binding, root };
   viewport.setCharacter(root);
   if (activeDemo) {
