@@ -86,6 +86,31 @@ test("esbuild bundles the same app for the browser platform with no warning and 
   }
 });
 
+test("webpack (target web, production) bundles the same app with no warning and no error", async () => {
+  // webpack 5 has no Node polyfills: a node:fs import anywhere would be a "Module not found" error.
+  const { default: webpack } = await import("webpack");
+  const app = createApp(tarball, {
+    "main.js": 'import * as animgraph from "animgraph";\nimport * as three from "animgraph/three";\nimport * as babylon from "animgraph/babylon";\nconsole.log(Object.keys(animgraph).length + Object.keys(three).length + Object.keys(babylon).length);\n',
+  });
+  try {
+    const stats = await new Promise<import("webpack").Stats>((resolve, reject) => {
+      webpack({
+        mode: "production", target: "web", context: app, entry: "./main.js",
+        output: { path: join(app, "dist"), filename: "main.js" },
+        performance: { hints: false }, // the size budget is measured separately, on the minimal runtime
+        // Minifying runs in worker processes that inherit this test runner's TypeScript loader flags;
+        // resolution and bundling are what this test is about.
+        optimization: { minimize: false },
+      }, (err, result) => (err || !result ? reject(err ?? new Error("no stats")) : resolve(result)));
+    });
+    const info = stats.toJson({ all: false, errors: true, warnings: true });
+    assert.deepEqual([...(info.errors ?? []), ...(info.warnings ?? [])].map((m) => m.message), []);
+    assert.ok(readFileSync(join(app, "dist/main.js")).length > 100_000);
+  } finally {
+    removeApp(app);
+  }
+});
+
 test(`the minimal runtime (fromThreeGltf, parse, compile, step, applyPoseToThree) adds at most ${SIZE_BUDGET_GZIP / 1024} kB gzip to a three.js app`, async () => {
   const m = await measureSize(tarball) as { addedGzipBytes: number; baseline: { warnings: string[] }; runtime: { warnings: string[] } };
   assert.deepEqual([...m.baseline.warnings, ...m.runtime.warnings], []);
