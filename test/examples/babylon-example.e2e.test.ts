@@ -1,4 +1,4 @@
-// examples/babylon/ end to end: built with Vite, served, and driven in headless Chromium (Debian's
+// examples/babylon/ end to end, installed from the packed tarball: built with Vite, served, and driven in headless Chromium (Debian's
 // package via playwright-core; WebGL through SwiftShader). The robot must render, follow the graph's
 // states as the controls change and move its joints every frame.
 import { after, before, test } from "node:test";
@@ -6,8 +6,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build, createLogger, preview, type PreviewServer } from "vite";
+import { preview, type PreviewServer } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
+// @ts-expect-error -- a plain .mjs script shared with `npm run size`
+import { createApp, packTarball, removeApp, viteBuild } from "../../scripts/package-app.mjs";
 import { repoPath } from "../helpers/assets.ts";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
@@ -16,22 +18,26 @@ const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
 let server: PreviewServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
-let outDir = "";
+let packDir = "";
+let app = "";
 const consoleErrors: string[] = [];
 const buildWarnings: string[] = [];
 
 before(async () => {
   if (skip) return;
-  const configFile = repoPath("examples/babylon/vite.config.ts");
-  outDir = mkdtempSync(join(tmpdir(), "animgraph-babylon-example-"));
-  // The page's bundle pulls in nothing of Node: Vite warns about no externalized module.
-  const warnings: string[] = [];
-  const logger = createLogger("warn");
-  logger.warn = (message) => warnings.push(message);
-  logger.warnOnce = (message) => warnings.push(message);
-  await build({ configFile, customLogger: logger, build: { outDir, emptyOutDir: true } });
-  buildWarnings.push(...warnings.filter((w) => w.includes("externalized for browser compatibility")));
-  server = await preview({ configFile, build: { outDir }, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
+  // As a user gets it: animgraph installed from the packed tarball into a fresh project holding the
+  // example's page and the robot in public/, built by Vite with its defaults (no alias to the sources).
+  packDir = mkdtempSync(join(tmpdir(), "animgraph-pack-"));
+  const example = repoPath("examples/babylon");
+  app = createApp(packTarball(packDir) as string, {
+    "index.html": { copy: join(example, "index.html") },
+    "main.ts": { copy: join(example, "main.ts") },
+    "public/RobotExpressive.glb": { copy: repoPath("examples/robot/RobotExpressive.glb") },
+    "public/robot.animgraph.json": { copy: repoPath("examples/robot/robot.animgraph.json") },
+  }) as string;
+  // The page's bundle pulls in nothing of Node: Vite warns about nothing.
+  buildWarnings.push(...(await viteBuild(app) as { warnings: string[] }).warnings);
+  server = await preview({ root: app, configFile: false, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -52,7 +58,8 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  if (app) removeApp(app);
+  if (packDir) rmSync(packDir, { recursive: true, force: true });
 });
 
 /** Reads, in the page, every node's local rotation (x, y, z, w in a row). */
