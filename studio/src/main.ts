@@ -29,7 +29,9 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getEl
 interface Character { name: string; gltf: GLTF; skeleton: Skeleton; clips: readonly Clip[]; binding: ThreeBinding; root: THREE.Object3D }
 interface Live {
   spec: GraphSpec; graph: CompiledGraph; file: string; instance: GraphInstance; recording: Recording;
-  graphView: GraphView; paramsView: ParamsView; layersView: LayersView; blendView: BlendView | undefined; blendState: number; crowd: Crowd | null;
+  graphView: GraphView; paramsView: ParamsView;
+  /** The machine the state graph shows (the selected layer's, or a nested one opened in it) and its path. */
+  shown: { machine: CompiledMachine; path: string }; layersView: LayersView; blendView: BlendView | undefined; blendState: number; crowd: Crowd | null;
 }
 
 const viewport = createViewport($("viewport"));
@@ -179,7 +181,7 @@ function activateGraph(text: string, file: string, isDefault: boolean): boolean 
     if (live) buildLayerViews(live);
   });
   const paramsView = createParamsView($("params"), lint.spec, () => live!.instance, () => goLive());
-  live = { spec: lint.spec, graph: compiled, file, instance, recording: createRecording(compiled), graphView: undefined!, paramsView, layersView, blendView: undefined, blendState: -2, crowd: null };
+  live = { spec: lint.spec, graph: compiled, file, instance, recording: createRecording(compiled), graphView: undefined!, shown: { machine: compiled.layers[0]!.machine, path: "" }, paramsView, layersView, blendView: undefined, blendState: -2, crowd: null };
   void getInstance;
   selectedLayer = layersView.selected;
   buildLayerViews(live);
@@ -215,6 +217,7 @@ function shownMachine(l: Live): { machine: CompiledMachine; names: string[] } {
 function buildLayerViews(l: Live): void {
   const { machine, names } = shownMachine(l);
   const key = names.join(" › ");
+  l.shown = { machine, path: key };
   const paramNames = l.graph.params.map((p) => p.name);
   l.graphView = createGraphView($("graph"), machine, paramNames, (state) => {
     // Travel works on the layer's machine; inside a nested one a click selects nothing to travel to.
@@ -489,11 +492,11 @@ function moveRoot(c: Character, instance: GraphInstance): void {
 }
 
 function updatePanels(l: Live, instance: GraphInstance): void {
-  const { machine, names } = shownMachine(l);
+  const { machine, path } = l.shown;
   const mi = instance.machines[machine.id]!;
   const base = l.graph.layers[0]!.machine;
   const baseState = base.states[instance.machines[base.id]!.current]!.name;
-  $("current-state").textContent = `${names.join(" › ")}: ${machine.states[mi.current]!.name}`;
+  $("current-state").textContent = `${path}: ${machine.states[mi.current]!.name}`;
   document.body.dataset["state"] = baseState;
   for (let i = 0; i < l.graph.layers.length; i++) {
     const m = l.graph.layers[i]!.machine;

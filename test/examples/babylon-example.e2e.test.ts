@@ -3,63 +3,27 @@
 // states as the controls change and move its joints every frame.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { preview, type PreviewServer } from "vite";
-import { chromium, type Browser, type Page } from "playwright-core";
-// @ts-expect-error -- a plain .mjs script shared with `npm run size`
-import { createApp, packTarball, removeApp, viteBuild } from "../../scripts/package-app.mjs";
+import type { Page } from "playwright-core";
+import { NO_CHROMIUM as skip, openPackedExample, type PackedExample } from "../helpers/packed-example.ts";
 import { repoPath } from "../helpers/assets.ts";
 
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
-
-let server: PreviewServer | undefined;
-let browser: Browser | undefined;
+let example: PackedExample | undefined;
 let page: Page;
-let packDir = "";
-let app = "";
-const consoleErrors: string[] = [];
-const buildWarnings: string[] = [];
+let consoleErrors: string[] = [];
+let buildWarnings: readonly string[] = [];
 
 before(async () => {
   if (skip) return;
-  // As a user gets it: animgraph installed from the packed tarball into a fresh project holding the
-  // example's page and the robot in public/, built by Vite with its defaults (no alias to the sources).
-  packDir = mkdtempSync(join(tmpdir(), "animgraph-pack-"));
-  const example = repoPath("examples/babylon");
-  app = createApp(packTarball(packDir) as string, {
-    "index.html": { copy: join(example, "index.html") },
-    "main.ts": { copy: join(example, "main.ts") },
-    "public/RobotExpressive.glb": { copy: repoPath("examples/robot/RobotExpressive.glb") },
-    "public/robot.animgraph.json": { copy: repoPath("examples/robot/robot.animgraph.json") },
-  }) as string;
-  // The page's bundle pulls in nothing of Node: Vite warns about nothing.
-  buildWarnings.push(...(await viteBuild(app) as { warnings: string[] }).warnings);
-  server = await preview({ root: app, configFile: false, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-      "--disable-sync", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 960, height: 720 } });
-  page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
-  page.on("pageerror", (e) => consoleErrors.push(String(e)));
-  page.on("response", (r) => { if (r.status() >= 400) consoleErrors.push(`${r.status()} ${r.url()}`); });
-  await page.goto(server.resolvedUrls!.local[0]!);
+  // Vite's defaults, no alias to the sources: the bundle pulls in nothing of Node, so Vite warns about nothing.
+  example = await openPackedExample({ "index.html": repoPath("examples/babylon/index.html"), "main.ts": repoPath("examples/babylon/main.ts") }, { width: 960, height: 720 });
+  ({ page, errors: consoleErrors, buildWarnings } = example);
   await page.waitForFunction(() => (window as unknown as { babylonExample?: unknown }).babylonExample !== undefined);
   await page.evaluate(() => (window as unknown as { babylonExample: { ready: Promise<void> } }).babylonExample.ready);
   await page.waitForFunction(() => document.body.dataset["state"] !== undefined, undefined, { timeout: 60_000 });
 }, { timeout: 180_000 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
-  if (app) removeApp(app);
-  if (packDir) rmSync(packDir, { recursive: true, force: true });
+  await example?.close();
 });
 
 /** Reads, in the page, every node's local rotation (x, y, z, w in a row). */

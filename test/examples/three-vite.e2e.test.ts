@@ -3,51 +3,24 @@
 // warning, served, and played from the keyboard in headless Chromium.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { preview, type PreviewServer } from "vite";
-// @ts-expect-error -- a plain .mjs script shared with `npm run size`
-import { createApp, packTarball, removeApp, viteBuild } from "../../scripts/package-app.mjs";
+import type { Page } from "playwright-core";
+import { NO_CHROMIUM as skip, openPackedExample, type PackedExample } from "../helpers/packed-example.ts";
 import { repoPath } from "../helpers/assets.ts";
 
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`;
-
-let packDir = "";
-let app = "";
-let server: PreviewServer | undefined;
-let browser: Browser | undefined;
+let example: PackedExample | undefined;
 let page: Page;
-const pageErrors: string[] = [];
-let buildWarnings: string[] = [];
+let pageErrors: string[] = [];
+let buildWarnings: readonly string[] = [];
 
 before(async () => {
   if (skip) return;
-  packDir = mkdtempSync(join(tmpdir(), "animgraph-pack-"));
-  const example = repoPath("examples/three-vite");
-  app = createApp(packTarball(packDir) as string, {
-    "index.html": { copy: join(example, "index.html") },
-    "src/main.js": { copy: join(example, "src/main.js") },
-    "public/RobotExpressive.glb": { copy: repoPath("examples/robot/RobotExpressive.glb") },
-    "public/robot.animgraph.json": { copy: repoPath("examples/robot/robot.animgraph.json") },
-  }) as string;
-  buildWarnings = (await viteBuild(app) as { warnings: string[] }).warnings;
-  server = await preview({ root: app, configFile: false, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"] });
-  page = await browser.newPage({ viewport: { width: 960, height: 600 } });
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
-  await page.goto(server.resolvedUrls!.local[0]!);
+  example = await openPackedExample({ "index.html": repoPath("examples/three-vite/index.html"), "src/main.js": repoPath("examples/three-vite/src/main.js") }, { width: 960, height: 600 });
+  ({ page, errors: pageErrors, buildWarnings } = example);
   await page.waitForFunction(() => document.body.dataset["state"] !== undefined, undefined, { timeout: 60_000 });
 }, { timeout: 180_000 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
-  if (app) removeApp(app);
-  if (packDir) rmSync(packDir, { recursive: true, force: true });
+  await example?.close();
 });
 
 const state = (): Promise<string | undefined> => page.evaluate(() => document.body.dataset["state"]);
