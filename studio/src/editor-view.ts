@@ -2,11 +2,11 @@
 // markers at their line and column (from the same diagnostics the findings list shows), jump to a
 // finding, and completion from the graph schema plus the graph's own state, clip and parameter names.
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, indentWithTab } from "@codemirror/commands";
 import { json } from "@codemirror/lang-json";
 import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting, syntaxTree } from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic as EditorDiagnostic } from "@codemirror/lint";
-import { EditorState, type Text } from "@codemirror/state";
+import { EditorState, type Text, type Transaction } from "@codemirror/state";
 import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
 import type { Diagnostic } from "animgraph";
 import schema from "../../schema/animgraph.schema.json" with { type: "json" };
@@ -14,7 +14,10 @@ import { schemaCompletion, type JsonSchema, type NameSource } from "./schema-com
 
 export interface EditorViewHandle {
   readonly view: EditorView;
-  /** Replaces the text (only when it differs, so the cursor survives a reload of the same text). */
+  /**
+   * Shows the store's text: only the part that differs is replaced (the longest common prefix and suffix
+   * stay), so the cursor, the selection and the scroll position survive an edit made elsewhere.
+   */
   setText(text: string): void;
   text(): string;
   /** Shows findings as markers; those without a line/column are left to the findings list. */
@@ -37,7 +40,25 @@ function rangeOf(doc: Text, state: EditorState, d: Diagnostic): { from: number; 
   return { from, to: Math.min(to, doc.length) };
 }
 
-export function createEditorView(host: HTMLElement, onChange: (text: string) => void, names: NameSource): EditorViewHandle {
+/**
+ * How a user's edit coalesces in the store's undo history: typing with typing, deleting with deleting;
+ * anything else (paste, completion, a move) is a step of its own.
+ */
+function coalesceKey(transactions: readonly Transaction[]): string | undefined {
+  const changes = transactions.filter((t) => t.docChanged);
+  if (changes.length > 0 && changes.every((t) => t.isUserEvent("input.type"))) return "editor:type";
+  if (changes.length > 0 && changes.every((t) => t.isUserEvent("delete"))) return "editor:delete";
+  return undefined;
+}
+
+/** What the editor asks of the store: its edits go there, and undo / redo are the store's (one history). */
+export interface EditorStoreLink {
+  onChange(text: string, coalesce: string | undefined): void;
+  undo(): void;
+  redo(): void;
+}
+
+export function createEditorView(host: HTMLElement, link: EditorStoreLink, names: NameSource): EditorViewHandle {
   let silent = false;
   const view = new EditorView({
     parent: host,
@@ -45,22 +66,44 @@ export function createEditorView(host: HTMLElement, onChange: (text: string) => 
       doc: "",
       extensions: [
         lineNumbers(), foldGutter(), lintGutter(), highlightActiveLineGutter(), highlightActiveLine(), drawSelection(),
-        history(), indentOnInput(), bracketMatching(), closeBrackets(), syntaxHighlighting(defaultHighlightStyle),
+        indentOnInput(), bracketMatching(), closeBrackets(), syntaxHighlighting(defaultHighlightStyle),
         json(),
         autocompletion({ override: [schemaCompletion(schema as JsonSchema, names)] }),
-        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
+        // Undo and redo are the store's. Read from the event itself: with Shift held the key may come as
+        // "z" or "Z" (keyboard layouts, synthetic events), and Ctrl+Shift+Z must never undo.
+        EditorView.domEventHandlers({
+          keydown(e) {
+            if (!(e.ctrlKey || e.metaKey) || e.altKey) return false;
+            const key = e.key.toLowerCase();
+            if (key === "z") (e.shiftKey ? link.redo : link.undo)();
+            else if (key === "y" && !e.shiftKey) link.redo();
+            else return false;
+            e.preventDefault();
+            return true;
+          },
+        }),
+        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...completionKeymap, indentWithTab]),
         EditorView.contentAttributes.of({ "aria-label": "Graph JSON source" }),
-        EditorView.updateListener.of((u) => { if (u.docChanged && !silent) onChange(u.state.doc.toString()); }),
+        EditorView.updateListener.of((u) => { if (u.docChanged && !silent) link.onChange(u.state.doc.toString(), coalesceKey(u.transactions)); }),
       ],
     }),
   });
   return {
     view,
     setText(text) {
-      if (view.state.doc.toString() === text) return;
+      const old = view.state.doc.toString();
+      if (old === text) return;
+      let start = 0;
+      const limit = Math.min(old.length, text.length);
+      while (start < limit && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+      let end = 0;
+      while (end < limit - start && old.charCodeAt(old.length - 1 - end) === text.charCodeAt(text.length - 1 - end)) end++;
       silent = true;
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-      silent = false;
+      try {
+        view.dispatch({ changes: { from: start, to: old.length - end, insert: text.slice(start, text.length - end) } });
+      } finally {
+        silent = false;
+      }
     },
     text: () => view.state.doc.toString(),
     showDiagnostics(diagnostics) {

@@ -5,6 +5,8 @@ import type { CompiledGraph, GraphInstance } from "animgraph";
 export interface LayersView {
   /** Index of the selected layer. */
   readonly selected: number;
+  /** Shows layer `i` as selected (without calling back: the caller already knows). */
+  select(i: number): void;
   update(instance: GraphInstance): void;
 }
 
@@ -24,12 +26,12 @@ export function createLayersView(host: HTMLElement, graph: CompiledGraph, initia
     const state = document.createElement("span");
     state.className = "layer-state";
     b.append(name, state);
-    b.addEventListener("click", () => select(i));
+    b.addEventListener("click", () => choose(i));
     b.addEventListener("keydown", (e) => {
       if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
         e.preventDefault();
         const next = (i + (e.key === "ArrowRight" ? 1 : graph.layers.length - 1)) % graph.layers.length;
-        select(next);
+        choose(next);
         tabs[next]!.button.focus();
       }
     });
@@ -39,12 +41,16 @@ export function createLayersView(host: HTMLElement, graph: CompiledGraph, initia
   const select = (i: number): void => {
     selected = i;
     tabs.forEach((t, k) => t.button.setAttribute("aria-selected", String(k === i)));
+  };
+  const choose = (i: number): void => {
+    select(i);
     onSelect(i);
   };
   // Every tab stays in the Tab order (and arrow keys move between them).
   tabs.forEach((t, k) => t.button.setAttribute("aria-selected", String(k === selected)));
   return {
     get selected() { return selected; },
+    select,
     update(instance) {
       graph.layers.forEach((layer, i) => {
         const mi = instance.layers[i]!;

@@ -630,3 +630,27 @@ test("nested machines open in place: the state's open button shows its machine a
   assert.equal((await page.locator("#graph-path").textContent())?.trim(), "base");
   assert.deepEqual(consoleErrors, []);
 });
+
+test("one history: edits in the JSON editor go through the store; Ctrl+Z in the editor, the Undo button and Ctrl+Shift+Z walk it", { skip, timeout: 60_000 }, async () => {
+  const robotGraph = readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8");
+  await page.evaluate((t) => (window as unknown as EditorHooks).animgraphStudio.reloadGraph(t, "robot.animgraph.json"), robotGraph);
+  const text = (): Promise<string> => page.evaluate(() => (window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text);
+  if (await page.locator("#editor-panel").isHidden()) await page.click("#edit-graph");
+  // Typing a word (several keystrokes) is one undo step; the store holds what the editor shows.
+  const line = await editLine('"description": "', '"description": "N');
+  for (const piece of ["Ne", "New"]) await editLine(`"description": "${piece.slice(0, -1)}`, `"description": "${piece}`, line - 1);
+  assert.match(await text(), /"description": "New/);
+  await page.locator("#editor .cm-content").focus();
+  await page.keyboard.press("Control+z");
+  assert.equal(await text(), robotGraph);
+  assert.equal(await page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.editor.view.state.doc.toString()), robotGraph);
+  await page.keyboard.press("Control+Shift+z");
+  assert.match(await text(), /"description": "New/);
+  // The toolbar's Undo does the same, from anywhere.
+  await page.click("#undo");
+  assert.equal(await text(), robotGraph);
+  assert.equal(await page.locator("#undo").getAttribute("aria-disabled"), "true");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  await page.click("#edit-graph");
+  assert.deepEqual(consoleErrors, []);
+});

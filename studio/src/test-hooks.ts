@@ -1,0 +1,123 @@
+// window.animgraphStudio: what the end-to-end tests, scripts/docs-studio.mjs and scripts/studio-figures.mjs
+// drive (and the curious, in the console).
+import { forEachDiagnostic } from "@codemirror/lint";
+import { createCrowd, evaluateCrowd, setParam } from "animgraph";
+import type { Character } from "./character.ts";
+import type { CrowdPanel } from "./crowd-panel.ts";
+import { drawItems } from "./crowd-renderer.ts";
+import type { EditorViewHandle } from "./editor-view.ts";
+import type { FadeView } from "./fade-view.ts";
+import type { Live } from "./live-graph.ts";
+import type { PerfPanel } from "./perf-panel.ts";
+import { toTimelineJson, verifyReplay } from "./recorder.ts";
+import { runBundledScript } from "./scripted-run.ts";
+import type { StudioStore } from "./store.ts";
+import type { TimelinePanel } from "./timeline-panel.ts";
+import type { Viewport } from "./viewport.ts";
+
+export interface TestHookContext {
+  readonly ready: Promise<void>;
+  readonly store: StudioStore;
+  readonly editor: EditorViewHandle;
+  readonly viewport: Viewport;
+  readonly crowd: CrowdPanel;
+  readonly perf: PerfPanel;
+  readonly fade: FadeView;
+  readonly timeline: TimelinePanel;
+  live(): Live | undefined;
+  character(): Character | undefined;
+  loadCharacter(bytes: Uint8Array, name: string): Promise<void>;
+  importTimeline(text: string, name: string): void;
+  reloadGraph(text: string, file: string): void;
+}
+
+export function installTestHooks(c: TestHookContext): void {
+  Object.assign(window, {
+    animgraphStudio: {
+      ready: c.ready,
+      /** The store: the document's text, the selection, undo and redo. */
+      store: c.store,
+      frames: () => c.perf.frames,
+      currentState: () => document.body.dataset["state"],
+      /** Runs the loaded graph on 8 characters through the kernel and the JS path; the largest difference. */
+      kernelAgreement: (count = 120): { kernel: boolean; maxModelDiff: number } => {
+        const live = c.live();
+        const kernel = c.crowd.kernel;
+        if (!live || !kernel) return { kernel: false, maxModelDiff: NaN };
+        const js = createCrowd(live.graph, 8), wasm = createCrowd(live.graph, 8, { kernel });
+        let max = 0;
+        for (let k = 0; k < count; k++) {
+          for (let i = 0; i < 8; i++) {
+            for (const p of live.graph.params) {
+              if (p.type !== "float") continue;
+              setParam(js.instances[i]!, p.name, ((i + k / 40) % 3));
+              setParam(wasm.instances[i]!, p.name, ((i + k / 40) % 3));
+            }
+          }
+          evaluateCrowd(js, 1 / 60);
+          evaluateCrowd(wasm, 1 / 60);
+          for (let x = 0; x < js.model.length; x++) max = Math.max(max, Math.abs(js.model[x]! - wasm.model[x]!));
+        }
+        return { kernel: true, maxModelDiff: max };
+      },
+      reloadGraph: (text: string, file = "edited.json") => c.reloadGraph(text, file),
+      /** The CodeMirror editor (its view takes transactions as a user's typing would). */
+      editor: c.editor,
+      /** The markers the editor shows: 1-based line and column, severity, message. */
+      editorMarks: () => {
+        const out: { line: number; column: number; severity: string; message: string }[] = [];
+        const view = c.editor.view;
+        forEachDiagnostic(view.state, (d, from) => {
+          const line = view.state.doc.lineAt(from);
+          out.push({ line: line.number, column: from - line.from + 1, severity: d.severity, message: d.message });
+        });
+        return out;
+      },
+      simulationTime: () => c.live()?.instance.time ?? 0,
+      /** Per state of the shown machine: its weight over the plotted history (the crossfade panel). */
+      fadeHistory: () => c.fade.history(),
+      loadCharacter: (bytes: Uint8Array, name: string) => c.loadCharacter(bytes, name),
+      /** Recorded steps, and how many replay to a different pose (0: bit for bit). */
+      recording: () => {
+        const live = c.live();
+        return { steps: live?.recording.params.length ?? 0, mismatches: live ? verifyReplay(live.recording) : -1 };
+      },
+      timelineJson: () => {
+        const live = c.live();
+        return live ? toTimelineJson(live.recording) : "";
+      },
+      importTimeline: (text: string, name = "imported.timeline.json") => c.importTimeline(text, name),
+      showStep: (k: number) => c.timeline.showStep(k),
+      goLive: () => c.timeline.goLive(),
+      shownStep: () => c.store.selection.step,
+      /** The camera's distance to its target and the character's framed size (for the framing tests). */
+      framing: () => c.viewport.framing(),
+      /** The drawn crowd, for its tests and scripts/studio-figures.mjs (null when the crowd is off). */
+      crowdDraw: () => {
+        const view = c.crowd.view;
+        const character = c.character();
+        return view && character ? {
+          ...view.stats(),
+          calls: c.viewport.renderer.info.render.calls,
+          characterDrawItems: drawItems(character.root),
+          sceneDrawItems: drawItems(c.viewport.scene),
+          distinctPoses: (sample: number) => view.distinctPoses(sample),
+          agreementWithThree: (index: number) => view.agreementWithThree(index),
+        } : null;
+      },
+      setCrowdVisible: (visible: boolean) => { if (c.crowd.view) c.crowd.view.group.visible = visible; },
+      /** Frame-time samples (ms) of the last frames: evaluate, upload, render. */
+      frameTimes: () => c.perf.samples(),
+      /** The deterministic digest of the bundled scripted run, computed here in the browser. */
+      scriptedDigest: async () => {
+        const character = c.character();
+        if (!character) throw new Error("no character loaded");
+        const [g, timeline] = await Promise.all([
+          fetch("robot/robot.animgraph.json").then((r) => r.text()),
+          fetch("robot/walk-run-jump.timeline.json").then((r) => r.text()),
+        ]);
+        return runBundledScript(g, timeline, character.skeleton, character.clips);
+      },
+    },
+  });
+}
