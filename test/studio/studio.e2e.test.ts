@@ -472,11 +472,26 @@ test("the editor completes keys from the schema and values from the graph; edits
 
   // Edits keep the clock and the parameter values.
   await setSlider("speed", 3);
-  const before = await page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.simulationTime());
+  // A monitor on every animation frame: a reload that reset the clock would make it go back once. Waiting
+  // for the clock (not a fixed time) keeps the test meaningful on a loaded machine, where frames are slow.
+  // Installed as a string: tsx would wrap a named inner function in a helper the page does not have.
+  const before = await page.evaluate(`(() => {
+    const studio = window.animgraphStudio;
+    window.clockWentBack = false;
+    let last = studio.simulationTime();
+    const watch = () => {
+      const t = studio.simulationTime();
+      if (t < last) window.clockWentBack = true;
+      last = t;
+      requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+    return last;
+  })()`) as number;
   await editLine('"description": "', '"description": "Edited. ');
-  await page.waitForFunction((t) => (window as unknown as EditorHooks).animgraphStudio.simulationTime() > t, before);
-  await page.waitForTimeout(400);
-  assert.ok(await page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.simulationTime()) >= before + 0.2, "the clock went on through the reload");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  await page.waitForFunction((t) => (window as unknown as EditorHooks).animgraphStudio.simulationTime() >= t + 0.5, before, { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => (window as unknown as { clockWentBack: boolean }).clockWentBack), false, "the clock went on through the reload");
   assert.equal(Number(await page.inputValue('input[data-param="speed"]')), 3);
   assert.deepEqual(consoleErrors, []);
 });
@@ -489,12 +504,12 @@ test("the seed's visual demo: the idle/walk/run/jump/attack machine, the 2D blen
   const states = await page.locator("#graph svg .state").evaluateAll((els) => els.map((e) => e.getAttribute("data-state")));
   for (const s of ["idle", "walk", "run", "jump", "attack"]) assert.ok(states.includes(s), `${s} in ${states.join(",")}`);
   await setSlider("speed", 1);
-  await page.waitForFunction(() => document.body.dataset["state"] === "walk", undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.body.dataset["state"] === "walk", undefined, { timeout: 30_000 });
   await setSlider("speed", 3);
-  await page.waitForFunction(() => document.body.dataset["state"] === "run", undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.body.dataset["state"] === "run", undefined, { timeout: 30_000 });
   await page.click('button[aria-label="Trigger attack"]');
-  await page.waitForFunction(() => document.body.dataset["state"] === "attack", undefined, { timeout: 10_000 });
-  await page.waitForFunction(() => document.body.dataset["state"] === "idle", undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.body.dataset["state"] === "attack", undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.body.dataset["state"] === "idle", undefined, { timeout: 30_000 });
 
   // The 2D blend tree: the blend panel shows the space over (forward, speed); moving the point moves the weights.
   await page.selectOption("#demo", "blend2d");
