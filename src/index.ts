@@ -1,6 +1,14 @@
 // The public API of animgraph: an explicit list, so internals stay internal. This entry runs in browsers
 // and Node alike (no Node built-in is reachable from it; test/package/browser-entry.test.ts holds that);
 // reading and writing files by path is in animgraph/node (src/node.ts).
+// Programmer errors (wrong-typed arguments, disposed objects, poses of another skeleton) throw
+// AnimgraphError with a stable code (docs/api-errors.md); user data comes back as diagnostics.
+export type { AnimgraphErrorCode, AnimgraphErrorDetails, TypedArrayKind } from "./errors/index.ts";
+export {
+  AnimgraphError, ANIMGRAPH_ERROR_CODES, isAnimgraphError, describeValue, argumentError, rangeError, invalidValue, expectObject, expectOptionalObject,
+  expectArray, expectString, expectBoolean, expectFunction, expectFiniteNumber, expectNumberInRange, expectInteger, expectOneOf,
+  expectTypedArray, expectNumberArray, expectNotDisposed, expectPose, expectSkeleton, expectClip,
+} from "./errors/index.ts";
 export type { Diagnostic, Severity } from "./diagnostics/diagnostic.ts";
 export { compareDiagnostics, formatDiagnostic, hasErrors } from "./diagnostics/diagnostic.ts";
 export { ExitCode } from "./diagnostics/exit-codes.ts";

@@ -1,3 +1,4 @@
+import { expectArray, expectObject, expectOneOf, expectSkeleton, expectString, invalidValue } from "../errors/check-argument.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
 /** glTF's three interpolation modes, with glTF's meaning. */
@@ -68,6 +69,7 @@ export interface Clip {
 }
 
 const PATH_SLOT: Record<TrackPath, number> = { translation: 0, rotation: 1, scale: 2 };
+const LOOP_MODES: readonly LoopMode[] = ["loop", "clamp", "pingpong"];
 
 /** The input of `createClip`: the tracks of one clip and the skeleton they animate. */
 export interface ClipInit {
@@ -90,41 +92,55 @@ export interface ClipInit {
  * value arrays of the wrong length, times not strictly increasing); loaders validate files first.
  */
 export function createClip(init: ClipInit): Clip {
+  const fn = "createClip";
+  expectObject(fn, "init", init);
+  expectString(fn, "init.name", init.name);
+  expectSkeleton(fn, "init.skeleton", init.skeleton);
+  expectArray(fn, "init.tracks", init.tracks);
+  if (init.floatTracks !== undefined) expectArray(fn, "init.floatTracks", init.floatTracks);
+  if (init.loopMode !== undefined) expectOneOf(fn, "init.loopMode", init.loopMode, LOOP_MODES);
   const J = init.skeleton.jointCount;
   const trackIndex = new Int32Array(3 * J).fill(-1);
   let first = Infinity;
   let last = 0;
   const checkTimes = (times: Float32Array, what: string): void => {
-    if (times.length === 0) throw new RangeError(`${what}: a track needs at least one key`);
+    if (!(times instanceof Float32Array)) throw invalidValue(fn, what, "times must be a Float32Array");
+    if (times.length === 0) throw invalidValue(fn, what, `a track needs at least one key`);
     for (let i = 0; i < times.length; i++) {
       const t = times[i]!;
-      if (!Number.isFinite(t) || t < 0) throw new RangeError(`${what}: key time ${t} is not a finite time ≥ 0`);
-      if (i > 0 && !(t > times[i - 1]!)) throw new RangeError(`${what}: key times are not strictly increasing`);
+      if (!Number.isFinite(t) || t < 0) throw invalidValue(fn, what, `key time ${t} is not a finite time ≥ 0`);
+      if (i > 0 && !(t > times[i - 1]!)) throw invalidValue(fn, what, `key times are not strictly increasing`);
     }
     first = Math.min(first, times[0]!);
     last = Math.max(last, times[times.length - 1]!);
   };
   init.tracks.forEach((track, i) => {
-    const what = `clip "${init.name}" track ${i}`;
-    if (!(track.joint >= 0 && track.joint < J)) throw new RangeError(`${what}: joint ${track.joint} out of range`);
+    const what = `init.tracks[${i}]`;
+    if (typeof track !== "object" || track === null) throw invalidValue(fn, what, "a track must be an object");
+    if (!Object.hasOwn(PATH_SLOT, track.path)) throw invalidValue(fn, what, `path must be "translation", "rotation" or "scale"`);
+    if (!(track.values instanceof Float32Array)) throw invalidValue(fn, what, "values must be a Float32Array");
+    if (!(track.joint >= 0 && track.joint < J)) throw invalidValue(fn, what, `joint ${track.joint} out of range`);
     const slot = 3 * track.joint + PATH_SLOT[track.path];
-    if (trackIndex[slot] !== -1) throw new RangeError(`${what}: joint ${track.joint} already has a ${track.path} track`);
+    if (trackIndex[slot] !== -1) throw invalidValue(fn, what, `joint ${track.joint} already has a ${track.path} track`);
     const stride = track.path === "rotation" ? 4 : 3;
-    if (track.stride !== stride) throw new RangeError(`${what}: ${track.path} tracks have stride ${stride}`);
+    if (track.stride !== stride) throw invalidValue(fn, what, `${track.path} tracks have stride ${stride}`);
     checkTimes(track.times, what);
     const perKey = track.interpolation === "CUBICSPLINE" ? 3 * stride : stride;
-    if (track.values.length !== perKey * track.times.length) throw new RangeError(`${what}: expected ${perKey} values per key`);
+    if (track.values.length !== perKey * track.times.length) throw invalidValue(fn, what, `expected ${perKey} values per key`);
     trackIndex[slot] = i;
   });
   (init.floatTracks ?? []).forEach((track, i) => {
-    const what = `clip "${init.name}" float track ${i}`;
-    if (track.quaternion === true && track.count !== 4) throw new RangeError(`${what}: a quaternion track has count 4`);
+    const what = `init.floatTracks[${i}]`;
+    if (typeof track !== "object" || track === null) throw invalidValue(fn, what, "a float track must be an object");
+    if (!(Number.isInteger(track.count) && track.count > 0)) throw invalidValue(fn, what, "count must be a positive integer");
+    if (!(track.values instanceof Float32Array)) throw invalidValue(fn, what, "values must be a Float32Array");
+    if (track.quaternion === true && track.count !== 4) throw invalidValue(fn, what, `a quaternion track has count 4`);
     checkTimes(track.times, what);
     const perKey = track.interpolation === "CUBICSPLINE" ? 3 * track.count : track.count;
-    if (track.values.length !== perKey * track.times.length) throw new RangeError(`${what}: expected ${perKey} values per key`);
+    if (track.values.length !== perKey * track.times.length) throw invalidValue(fn, what, `expected ${perKey} values per key`);
   });
   const duration = init.duration ?? last;
-  if (!(Number.isFinite(duration) && duration >= 0)) throw new RangeError(`clip "${init.name}": bad duration ${duration}`);
+  if (!(typeof duration === "number" && Number.isFinite(duration) && duration >= 0)) throw invalidValue(fn, "init.duration", `must be a finite number ≥ 0, not ${String(duration)}`);
   return Object.freeze({
     name: init.name,
     skeleton: init.skeleton,

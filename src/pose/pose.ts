@@ -1,3 +1,5 @@
+import { expectInteger, expectPose } from "../errors/check-argument.ts";
+
 /**
  * A local-space pose in structure-of-arrays form: per joint a translation (x, y, z), a unit rotation
  * quaternion (x, y, z, w, glTF order) and a scale (x, y, z). Joints are in the skeleton's
@@ -15,6 +17,7 @@ export interface Pose {
 
 /** A pose of `jointCount` identity transforms (t = 0, r = identity, s = 1). */
 export function createPose(jointCount: number): Pose {
+  expectInteger("createPose", "jointCount", jointCount, 0, 0x7fff);
   const pose: Pose = {
     jointCount,
     t: new Float32Array(3 * jointCount),
@@ -30,6 +33,8 @@ export function createPose(jointCount: number): Pose {
 
 /** Copies `src` into `out` (same joint count). `out` and `src` may be the same pose. */
 export function copyPose(out: Pose, src: Pose): Pose {
+  expectPose("copyPose", "out", out);
+  expectPose("copyPose", "src", src, out.jointCount);
   if (out !== src) {
     out.t.set(src.t);
     out.r.set(src.r);

@@ -1,3 +1,4 @@
+import { expectArray, expectInteger, expectNumberArray, expectObject, expectOptionalObject, expectPose, expectSkeleton, expectTypedArray, invalidValue, rangeError } from "../errors/check-argument.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 
 /**
@@ -50,23 +51,31 @@ export interface SkeletonInit {
  * before its child, or array lengths disagree; loaders validate user files before calling this.
  */
 export function createSkeleton(init: SkeletonInit): Skeleton {
+  const fn = "createSkeleton";
+  expectObject(fn, "init", init);
+  expectArray(fn, "init.names", init.names);
+  expectNumberArray(fn, "init.parents", init.parents);
   const jointCount = init.names.length;
-  if (jointCount > 0x7fff) throw new RangeError(`too many joints (${jointCount}); the limit is 32767`);
-  if (init.parents.length !== jointCount) throw new RangeError("parents and names differ in length");
+  if (jointCount > 0x7fff) throw rangeError(fn, "init.names", "at most 32767 joint names", init.names);
+  if (init.parents.length !== jointCount) throw invalidValue(fn, "init.parents", `holds ${init.parents.length} parents for ${jointCount} names`);
+  if (init.rest !== undefined) expectPose(fn, "init.rest", init.rest, jointCount);
+  if (init.inverseBind !== undefined) expectTypedArray(fn, "init.inverseBind", init.inverseBind, Float32Array);
+  if (init.sourceIndex !== undefined) expectNumberArray(fn, "init.sourceIndex", init.sourceIndex, jointCount);
+  expectOptionalObject(fn, "init.roles", init.roles);
   const indexOf = new Map<string, number>();
   const parents = new Int16Array(jointCount);
   for (let j = 0; j < jointCount; j++) {
-    const name = init.names[j]!;
-    if (indexOf.has(name)) throw new RangeError(`joint name "${name}" is used twice`);
+    const name = init.names[j];
+    if (typeof name !== "string") throw invalidValue(fn, `init.names[${j}]`, "a joint name must be a string");
+    if (indexOf.has(name)) throw invalidValue(fn, "init.names", `joint name "${name}" is used twice`);
     indexOf.set(name, j);
     const p = init.parents[j]!;
     if (!(p === -1 || (Number.isInteger(p) && p >= 0 && p < j))) {
-      throw new RangeError(`joint ${j} ("${name}") has parent ${p}; parents must come before children`);
+      throw invalidValue(fn, "init.parents", `joint ${j} ("${name}") has parent ${p}; parents must come before children`);
     }
     parents[j] = p;
   }
   const rest = init.rest ?? createPose(jointCount);
-  if (rest.jointCount !== jointCount) throw new RangeError("rest pose and names differ in joint count");
   let inverseBind = init.inverseBind;
   if (!inverseBind) {
     inverseBind = new Float32Array(16 * jointCount);
@@ -74,13 +83,14 @@ export function createSkeleton(init: SkeletonInit): Skeleton {
       inverseBind[16 * j] = inverseBind[16 * j + 5] = inverseBind[16 * j + 10] = inverseBind[16 * j + 15] = 1;
     }
   }
-  if (inverseBind.length !== 16 * jointCount) throw new RangeError("inverseBind must hold 16 floats per joint");
+  if (inverseBind.length !== 16 * jointCount) throw invalidValue(fn, "init.inverseBind", `must hold 16 floats per joint (${16 * jointCount}), not ${inverseBind.length}`);
   const sourceIndex = new Int32Array(jointCount).fill(-1);
   if (init.sourceIndex) sourceIndex.set(Array.from(init.sourceIndex));
   let roles: ReadonlyMap<string, number> | undefined;
   if (init.roles) {
+    if (!(init.roles instanceof Map)) throw invalidValue(fn, "init.roles", "must be a Map from role to joint index");
     for (const [key, j] of init.roles) {
-      if (!(Number.isInteger(j) && j >= 0 && j < jointCount)) throw new RangeError(`role "${key}" names joint ${j}, out of range`);
+      if (!(Number.isInteger(j) && j >= 0 && j < jointCount)) throw invalidValue(fn, "init.roles", `role "${String(key)}" names joint ${String(j)}, out of range`);
     }
     roles = new Map(init.roles);
   }
@@ -89,6 +99,8 @@ export function createSkeleton(init: SkeletonInit): Skeleton {
 
 /** Joint indices of `root` and all its descendants (for bone masks: upper body, one arm, …). */
 export function descendantsOf(skeleton: Skeleton, root: number): number[] {
+  expectSkeleton("descendantsOf", "skeleton", skeleton);
+  expectInteger("descendantsOf", "root", root, 0, Math.max(0, skeleton.jointCount - 1));
   const inSubtree = new Uint8Array(skeleton.jointCount);
   const out: number[] = [];
   for (let j = 0; j < skeleton.jointCount; j++) {
