@@ -73,14 +73,46 @@ const EBERLY = memory.data<f32>([
 const SIGN: v128 = i32x4.splat(0x80000000);
 
 /**
- * out = shortest-arc interpolation of quaternions a → b (four joints) with per-lane weight t:
- * nlerp, or slerp — by the plain series with `degree` terms when the caller knows the angles are small
- * (packed key segments: the packer picks the degree that keeps the series error under float32
- * resolution), else (degree 0) on the half of the arc that contains t, with the degree-8 fit.
+ * Largest y = 1 − cos A for which the plain series with n terms (n = 1 … 6) keeps its truncation bound
+ * (y/2)^(n+1)/(1 − y/2) under 2⁻²⁶ (a quarter of float32's unit roundoff); the same bound as
+ * src/crowd/wasm/pack-clip.ts's seriesDegree, rounded down to float32.
  */
-function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32, degree: i32): void {
+const SERIES_LIMIT = memory.data<f32>([
+  <f32>0.000244125724, <f32>0.00491752941, <f32>0.0220359657, <f32>0.0541117489, <f32>0.0983819738, <f32>0.150681108,
+]);
+
+/**
+ * Fewest series terms whose bound holds on all four lanes' y, or 0 when one lane needs more than six
+ * (the caller then takes the half-angle fit). Chosen per group of four joints at run time: in a
+ * crossfade or a clip most groups turn little between the two poses (static joints not at all), and
+ * one badly turning joint elsewhere no longer makes every group pay for the degree-8 fit.
+ */
+// @ts-ignore: decorator
+@inline function seriesTerms(y: v128): i32 {
+  for (let n = 0; n < 6; n++) {
+    if (!v128.any_true(f32x4.gt(y, v128.load32_splat(SERIES_LIMIT + (<usize>n << 2))))) return n + 1;
+  }
+  return 0;
+}
+
+/** The series limit for n terms (1 … 6), for the tests. */
+export function seriesLimit(n: i32): f32 {
+  return load<f32>(SERIES_LIMIT + (<usize>(n - 1) << 2));
+}
+
+/**
+ * out = shortest-arc interpolation of quaternions a → b (four joints) with per-lane weight t:
+ * nlerp, or slerp — by the plain series when every lane's angle is small enough for at most six
+ * terms (`seriesTerms`), else on the half of the arc that contains t, with the degree-8 fit. When
+ * a and b are the same bits on all four lanes (joints the clip or both poses leave still), out = a.
+ */
+function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32): void {
   const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
   let bx = v128.load(b), by = v128.load(b, 16), bz = v128.load(b, 32), bw = v128.load(b, 48);
+  if (i32x4.all_true(v128.and(v128.and(i32x4.eq(ax, bx), i32x4.eq(ay, by)), v128.and(i32x4.eq(az, bz), i32x4.eq(aw, bw))))) {
+    if (out != a) memory.copy(out, a, 64);
+    return;
+  }
   const d = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
   const flip = v128.and(f32x4.lt(d, f32x4.splat(0)), SIGN);
   bx = v128.xor(bx, flip); by = v128.xor(by, flip); bz = v128.xor(bz, flip); bw = v128.xor(bw, flip);
@@ -98,10 +130,10 @@ function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32,
     return;
   }
   const cosA = f32x4.min(v128.xor(d, flip), f32x4.splat(1)); // |d|, at most 1
-  let px = ax, py = ay, pz = az, pw = aw, qx = bx, qy = by, qz = bz, qw = bw, u = t, y: v128;
-  if (degree > 0) {
-    y = f32x4.sub(f32x4.splat(1), cosA);
-  } else {
+  let px = ax, py = ay, pz = az, pw = aw, qx = bx, qy = by, qz = bz, qw = bw, u = t;
+  let y = f32x4.sub(f32x4.splat(1), cosA);
+  const degree = seriesTerms(y);
+  if (degree == 0) {
     // Midpoint h = (a + b)/|a + b|; slerp from a to h or from h to b, at twice the rate.
     const sx = f32x4.add(ax, bx), sy = f32x4.add(ay, by), sz = f32x4.add(az, bz), sw = f32x4.add(aw, bw);
     const inv = f32x4.div(f32x4.splat(1), f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(sx, sx), f32x4.mul(sy, sy)), f32x4.add(f32x4.mul(sz, sz), f32x4.mul(sw, sw)))));
@@ -140,8 +172,9 @@ function copyBytes(dst: usize, src: usize, bytes: i32): void {
 
 /**
  * Clip header (16 bytes): i32 key count n, i32 times pointer (f32 × n, ascending), i32 key data
- * pointer (n keys of 160·G bytes in the slot layout), i32 series degree for slerped key segments
- * (0: the general half-angle slerp). Semantics of src/clip/sample-track.ts
+ * pointer (n keys of 160·G bytes in the slot layout), i32 the clip's worst-case series degree (read by
+ * the tests and tools; the kernel picks the degree per group of four joints and key segment at run
+ * time, see `seriesTerms`). Semantics of src/clip/sample-track.ts
  * for LINEAR keys: held before the first and after the last key, a key's own value at its time.
  */
 function sample(dst: usize, clip: usize, time: f64, mode: i32): void {
@@ -174,10 +207,9 @@ function sample(dst: usize, clip: usize, time: f64, mode: i32): void {
   const t = f32x4.splat(<f32>u);
   const k1 = k0 + <usize>bytes;
   const rb = rotBytes();
-  const degree = load<i32>(clip, 12);
   for (let g = 0; g < groups; g++) {
     const o = <usize>(g << 6);
-    interpolateRotation(dst + o, k0 + o, k1 + o, t, mode, degree);
+    interpolateRotation(dst + o, k0 + o, k1 + o, t, mode);
   }
   lerpVectors(dst + <usize>rb, k0 + <usize>rb, k1 + <usize>rb, t, groups * 6);
 }
@@ -196,7 +228,7 @@ function blend(dst: usize, from: usize, to: usize, w: f64, mode: i32): void {
   const t = f32x4.splat(<f32>w);
   for (let g = 0; g < groups; g++) {
     const o = <usize>(g << 6);
-    interpolateRotation(dst + o, from + o, to + o, t, mode, 0);
+    interpolateRotation(dst + o, from + o, to + o, t, mode);
   }
   const rb = <usize>rotBytes();
   lerpVectors(dst + rb, from + rb, to + rb, t, groups * 6);
@@ -248,7 +280,7 @@ function layer(base: usize, src: usize, mask: usize, weight: f64, layerMode: i32
       const keep = v128.or(f32x4.eq(w, zero), f32x4.ne(w, w));
       const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
       // slerp(identity, q_add, w); lanes with w = 1 take q_add itself (bit-exact q·q_add there).
-      interpolateRotation(scratch, identity, src + ro, w, rotMode, 0);
+      interpolateRotation(scratch, identity, src + ro, w, rotMode);
       const exact = f32x4.eq(w, one);
       const qx = v128.bitselect(v128.load(src + ro), v128.load(scratch), exact);
       const qy = v128.bitselect(v128.load(src + ro, 16), v128.load(scratch, 16), exact);
@@ -273,7 +305,7 @@ function layer(base: usize, src: usize, mask: usize, weight: f64, layerMode: i32
     const takeLayer = f32x4.ge(w, one);
     const keepBase = v128.not(f32x4.gt(w, zero));
     const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
-    interpolateRotation(scratch, base + ro, src + ro, w, rotMode, 0);
+    interpolateRotation(scratch, base + ro, src + ro, w, rotMode);
     for (let c = 0; c < 4; c++) {
       const o = <usize>(c << 4);
       const b = c == 0 ? bx : c == 1 ? by : c == 2 ? bz : bw;

@@ -254,6 +254,44 @@ test("seriesDegree: fewest terms whose truncation bound is under float32 resolut
   assert.equal(seriesDegree(1), 0);
 });
 
+test("the kernel picks series terms per group of four joints with seriesDegree's bound: each limit needs no more terms, just past it needs more", () => {
+  const h = harness(4);
+  for (let n = 1; n <= 6; n++) {
+    const limit = h.w.exports.seriesLimit(n);
+    assert.ok(seriesDegree(limit) > 0 && seriesDegree(limit) <= n, `limit ${n}: ${limit} needs ${seriesDegree(limit)} terms`);
+    const beyond = seriesDegree(limit * 1.001);
+    assert.ok(beyond === 0 || beyond > n, `just past limit ${n}: ${beyond} terms`);
+  }
+});
+
+test("joints a clip leaves still keep their key's bits between keys; moving joints in the same clip still slerp", () => {
+  const J = 8;
+  const moving = [0.3826834, 0, 0, 0.9238795]; // 45° about x
+  const still = [0.1, 0.2, 0.3, Math.sqrt(1 - 0.14)];
+  // Joints 0–3 (one group) and 5–7 never move; joint 4 turns 45° between the two keys.
+  const skeleton = createSkeleton({ names: Array.from({ length: J }, (_, j) => `j${j}`), parents: Array.from({ length: J }, (_, j) => j - 1) });
+  const tracks = Array.from({ length: J }, (_, j) => {
+    const values = new Float32Array(8);
+    quatNormalize(values, 0, j === 4 ? [0, 0, 0, 1] : still, 0);
+    quatNormalize(values, 4, j === 4 ? moving : still, 0);
+    return { joint: j, path: "rotation" as const, interpolation: "LINEAR" as const, stride: 4 as const, times: Float32Array.of(0, 1), values };
+  });
+  const clip = createClip({ name: "still", skeleton, tracks });
+  const timeline = packedTimeline(clip)!;
+  const h = harness(J);
+  packClip(h.w.f32, h.w.i32, h.clipAt, clip, timeline);
+  const got = createPose(J), key = createPose(J), ref = createPose(J);
+  h.run([[OP.sample, h.slot(1), h.clipAt, 1, 0, 0, timeline[0]!]]);
+  readSlot(key, h.w.f32, h.slot(1) >> 2);
+  const t = (timeline[0]! + timeline[1]!) / 2;
+  h.run([[OP.sample, h.slot(0), h.clipAt, 1, 0, 0, t]]);
+  readSlot(got, h.w.f32, h.slot(0) >> 2);
+  sampleClip(ref, clip, t, createClipCursor(clip), "slerp");
+  assert.deepEqual(Array.from(got.r.subarray(0, 16)), Array.from(key.r.subarray(0, 16)), "the still group is its key, bit for bit");
+  assert.ok(maxDiff(got.r, ref.r) <= 1e-6, `the moving joint's group slerps: ${maxDiff(got.r, ref.r)}`);
+  assert.ok(Math.abs(got.r[16]! - ref.r[16]!) <= 1e-6 && got.r[16]! > 0.1, "joint 4 is half way");
+});
+
 // --- kernel operations against the JS blend functions ------------------------------------------------
 
 const randomPose = (J: number): fc.Arbitrary<Pose> =>

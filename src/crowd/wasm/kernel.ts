@@ -11,6 +11,8 @@ export interface CrowdKernel {
 export interface KernelExports {
   run(commands: number): number;
   heapBase(): number;
+  /** Largest y = 1 − cos A the kernel's slerp series takes with n terms (1 … 6); for the tests. */
+  seriesLimit(n: number): number;
 }
 
 let cached: CrowdKernel | null = null;
