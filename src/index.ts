@@ -104,7 +104,7 @@ export { loadVrma, VRMA_EXTENSION, createHumanoidNormalizer, normalizeHumanoidPo
 export type {
   GraphSpec, SpecSource, ParamType, ParamSpec, MaskSpec, LayerSpec, ParamRef, MachineSpec, StateSpec, LoopModeSpec, EventSpec,
   MotionSpec, ClipMotionSpec, Blend1DSpec, Blend2DSpec, MachineMotionSpec, CompareOp, ConditionSpec, InterruptionSource,
-  InterruptionSpec, CurveName, TransitionSpec as GraphTransitionSpec, LayerMode as GraphLayerMode,
+  InterruptionSpec, CurveName, TransitionBlend, TransitionSpec as GraphTransitionSpec, LayerMode as GraphLayerMode,
 } from "./spec/graph-spec.ts";
 export type { ParseGraphSpecOptions, ParseGraphSpecResult, ReadGraphSpecResult, SpecLimits, SpecObjectKind } from "./spec/index.ts";
 export { parseGraphSpec, SPEC_KEYS, SPEC_ENUMS, SPEC_DEFAULTS, ANY_STATE, DEFAULT_SPEC_LIMITS, nodeAtPointer, locateDiagnostics } from "./spec/index.ts";
@@ -121,11 +121,14 @@ export type {
   StepExplanation, MachineExplanation, TransitionExplanation, TransitionVerdict, ConditionExplanation,
 } from "./graph/index.ts";
 export {
-  OP, INTERRUPT, compileGraph, compileLintedGraph, resolveRuntimeOptions, createProceduralClip, isProceduralClip, createInstance,
+  OP, INTERRUPT, BLEND, compileGraph, compileLintedGraph, resolveRuntimeOptions, createProceduralClip, isProceduralClip, createInstance,
   setParam, getParam, trigger, resetTrigger, travel, step, evaluateMachine, parseTimeline, parseDt,
   runTimeline, applyCommand, timelineStepCount, createSha256, digestRun, hashPose, describeStep, formatStepLine,
   explainStep, formatExplanation,
 } from "./graph/index.ts";
+// Motion continuity measured from output poses: the velocity pop of a transition (docs/transitions.md).
+export type { AngularVelocityJump, ContinuityMeter } from "./continuity/index.ts";
+export { jointAngularVelocities, angularVelocityJump, transitionContinuity, createContinuityMeter } from "./continuity/index.ts";
 export { runSeedDemo, seedDemoSpec, seedDemoAssets, compileSeedDemo, formatFixed, padRight, standInClips, clipNamesOf } from "./demo/index.ts";
 
 // Crowds: many characters of one graph over contiguous buffers, shared sampling (docs/performance.md).

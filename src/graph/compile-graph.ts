@@ -7,7 +7,7 @@ import type {
   CompareOp, GraphSpec, MachineSpec, MotionSpec, ParamRef, ParamType, StateSpec,
 } from "../spec/graph-spec.ts";
 import {
-  INTERRUPT, OP,
+  BLEND, INTERRUPT, OP,
   type CompiledCondition, type CompiledGraph, type CompiledLayer, type CompiledMachine, type CompiledMotion,
   type CompiledParam, type CompiledState, type CompiledTransition, type ResolvedRuntimeOptions, type RuntimeOptions,
 } from "./compiled-graph.ts";
@@ -314,6 +314,7 @@ function compile(
       transitions.push(Object.freeze({
         index: transitions.length, pointer: t.pointer, from, to, conditions: Object.freeze(conditions),
         triggerSlots: Int32Array.from(triggers), duration: Math.max(0, t.duration), curve: t.curve,
+        blend: BLEND[t.blend ?? "crossfade"], blendName: t.blend ?? "crossfade",
         exitTime: t.exitTime ?? -1, offset: t.offset, interruption: INTERRUPT[t.interruption.source],
         interruptionName: t.interruption.source, freeze: t.interruption.freeze, canTransitionToSelf: t.canTransitionToSelf,
       }));
@@ -323,6 +324,7 @@ function compile(
     const machine: CompiledMachine = Object.freeze({
       id, path, pointer: spec.pointer, entry: entry!, states: Object.freeze(states as CompiledState[]), stateIndex,
       transitions: Object.freeze(transitions), outgoing: Object.freeze(outgoing), depth,
+      inertial: transitions.some((t) => t.blend !== BLEND.crossfade && t.duration > 0),
     });
     machines[id] = machine;
     return machine;

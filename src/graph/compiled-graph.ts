@@ -3,7 +3,7 @@ import type { LoopMode } from "../clip/clip.ts";
 import type { Curve } from "../math/curves.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
-import type { InterruptionSource, LayerMode, ParamType } from "../spec/graph-spec.ts";
+import type { InterruptionSource, LayerMode, ParamType, TransitionBlend } from "../spec/graph-spec.ts";
 import type { RootMotionExtractor } from "../root-motion/root-motion.ts";
 import type { MotionSource } from "./motion-source.ts";
 
@@ -69,6 +69,9 @@ export interface CompiledCondition {
 /** Interruption sources as codes (see InterruptionSource). */
 export const INTERRUPT = { none: 0, source: 1, target: 2, sourceThenTarget: 3, targetThenSource: 4 } as const;
 
+/** Transition blend modes as codes (see TransitionBlend). */
+export const BLEND = { crossfade: 0, inertialize: 1, deadBlend: 2 } as const;
+
 /** A transition resolved to state indices, parameter slots and codes (see `GraphTransitionSpec` for the meaning of each field). */
 export interface CompiledTransition {
   /** Index in the machine's `transitions` (file order). */
@@ -87,6 +90,10 @@ export interface CompiledTransition {
   readonly duration: number;
   /** The crossfade's easing curve, as a function of progress 0..1. */
   readonly curve: Curve;
+  /** One of BLEND: how the transition moves to its target. */
+  readonly blend: number;
+  /** The blend mode by name (for reports). */
+  readonly blendName: TransitionBlend;
   /** Fraction of the source's cycle the source must have played, or -1 (any time). */
   readonly exitTime: number;
   /** Seconds into the target motion where it starts. */
@@ -199,6 +206,11 @@ export interface CompiledMachine {
   readonly outgoing: readonly Int32Array[];
   /** Nesting depth (0 for a layer's machine). */
   readonly depth: number;
+  /**
+   * Whether any transition inertializes or dead-blends: such a machine keeps its last two output poses
+   * (the source pose and velocity those transitions start from). Crossfade-only machines keep nothing.
+   */
+  readonly inertial: boolean;
 }
 
 /** A layer resolved for the runtime: its machine, blend mode, weight and per-joint mask. */

@@ -1,6 +1,7 @@
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
 import { echo } from "../diagnostics/diagnostic.ts";
+import type { TransitionBlend } from "../spec/graph-spec.ts";
 
 /** A plain, JSON-ready picture of one step (for tools: the CLI's `run`, the studio). Allocates. */
 export interface StepSnapshot {
@@ -22,8 +23,11 @@ export interface LayerSnapshot {
   readonly weight: number;
   /** The current state of the layer's machine. */
   readonly state: string;
-  /** Running crossfades, oldest first: their states, linear progress s in 0..1 and curve weight w = curve(s). */
-  readonly transitions: readonly { readonly from: string; readonly to: string; readonly progress: number; readonly weight: number }[];
+  /**
+   * Running transitions, oldest first: their states, linear progress s in 0..1, curve weight w = curve(s)
+   * (1 for an inertialization, which shows the target alone plus a decaying offset) and blend mode.
+   */
+  readonly transitions: readonly { readonly from: string; readonly to: string; readonly progress: number; readonly weight: number; readonly blend: TransitionBlend }[];
   /** Influence of each contributing state (and "(frozen)" for a captured pose); sums to 1. */
   readonly weights: Readonly<Record<string, number>>;
   /** Nested machines' current states, "Outer/Inner" paths. */
@@ -69,7 +73,10 @@ export function describeStep(graph: CompiledGraph, instance: GraphInstance, resu
       name: graph.layers[li]!.name,
       weight: result.layers[li]!.weight,
       state: names[mi.current]!,
-      transitions: mi.stack.slice(0, mi.depth).map((e) => ({ from: names[e.from]!, to: names[e.to]!, progress: e.progress, weight: e.weight })),
+      transitions: mi.stack.slice(0, mi.depth).map((e) => ({
+        from: names[e.from]!, to: names[e.to]!, progress: e.progress, weight: e.weight,
+        blend: e.transition >= 0 ? mi.machine.transitions[e.transition]!.blendName : "crossfade",
+      })),
       weights,
       nested,
     };
@@ -92,7 +99,7 @@ function fixed(v: number, digits: number): string {
 /** One human-readable line per step: time, each layer's state and crossfades, the events, the root motion. */
 export function formatStepLine(t: number, snap: StepSnapshot): string {
   const layers = snap.layers.map((l) => {
-    const fades = l.transitions.map((x) => ` [${x.from}→${x.to} s=${fixed(x.progress, 2)} w=${fixed(x.weight, 2)}]`).join("");
+    const fades = l.transitions.map((x) => ` [${x.from}→${x.to} s=${fixed(x.progress, 2)} w=${fixed(x.weight, 2)}${x.blend === "crossfade" ? "" : ` ${x.blend}`}]`).join("");
     const weight = l.weight === 1 ? "" : `(${fixed(l.weight, 2)})`;
     const nested = l.nested.length ? ` {${l.nested.join(", ")}}` : "";
     return `${l.name}${weight}: ${l.state}${nested}${fades}`;

@@ -3,7 +3,7 @@ export type {
   CompiledGraph, CompiledParam, CompiledCondition, CompiledTransition, CompiledEvent, CompiledMotion, CompiledState,
   CompiledMachine, CompiledLayer, InterruptMode, RuntimeOptions, ResolvedRuntimeOptions,
 } from "./compiled-graph.ts";
-export { OP, INTERRUPT } from "./compiled-graph.ts";
+export { OP, INTERRUPT, BLEND } from "./compiled-graph.ts";
 export type { CompileGraphResult } from "./compile-graph.ts";
 export { compileGraph, compileLintedGraph, resolveRuntimeOptions } from "./compile-graph.ts";
 export type { ProceduralClip, ProceduralClipInit, MotionSource } from "./motion-source.ts";

@@ -14,7 +14,8 @@ export interface LintBudget {
 }
 
 /**
- * Transitions that can never fire (E_TRANSITION_NEVER_FIRES), that wait past the end of a state that
+ * Transitions that can never fire (E_TRANSITION_NEVER_FIRES), that inertialize or dead-blend over no
+ * time (W_BLEND_WITHOUT_DURATION), that wait past the end of a state that
  * plays once (W_EXIT_TIME_PAST_END), that an earlier one always pre-empts
  * (W_SHADOWED_TRANSITION), that overlap another from the same source with only their order deciding
  * (W_AMBIGUOUS_TRANSITIONS). Returns the set of transitions that can never fire — by their conditions
@@ -32,6 +33,13 @@ export function checkTransitions(
     if (reason) {
       sink.add("E_TRANSITION_NEVER_FIRES", t.pointer, `transition "${clip(t.from)}" -> "${clip(t.to)}" can never fire: ${reason}`);
       dead.add(t);
+    }
+    if (t.blend !== "crossfade" && t.duration <= 0) {
+      sink.add(
+        "W_BLEND_WITHOUT_DURATION",
+        `${t.pointer}/blend`,
+        `transition "${clip(t.from)}" -> "${clip(t.to)}" asks for "${t.blend}" but its duration is 0: it cuts to the target, with nothing to ${t.blend === "inertialize" ? "inertialize" : "blend"}`,
+      );
     }
     const source = m.states.get(t.from);
     if (source && t.exitTime !== undefined && t.exitTime > source.motionEnd) {

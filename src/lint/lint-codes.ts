@@ -53,6 +53,7 @@ export const LINT_CODES: Readonly<Record<string, LintCodeInfo>> = {
   E_UNKNOWN_CLIP: { severity: "error", summary: "A motion names a clip that the clips file does not have." },
   E_UNKNOWN_JOINT: { severity: "error", summary: "A mask names a joint the skeleton does not have." },
   W_EXIT_TIME_PAST_END: { severity: "warning", summary: "An exit time past the end of a state that plays once: its last pose holds until then." },
+  W_BLEND_WITHOUT_DURATION: { severity: "warning", summary: "A transition inertializes or dead-blends but its duration is 0: it is a cut." },
   W_EVENT_OUT_OF_RANGE: { severity: "warning", summary: "An event's time is past the end of its clip." },
   W_UNUSED_PARAM: { severity: "warning", summary: "A parameter is declared but never read." },
   W_UNUSED_MASK: { severity: "warning", summary: "A mask is declared but no layer uses it." },

@@ -54,7 +54,7 @@ function seedMachine(spec: BlendCheckSpec): LintMachine {
       pointer: `/transitions/${i}`, from: t.from, to: t.to, canTransitionToSelf: false, conditions: undefined,
       // exitPermille 0 means "any time" in the seed format.
       ...(t.exitPermille > 0n ? { exitTime: Number(t.exitPermille) / 1000, exitPermille: true } : {}),
-      duration: frames / SEED_FRAME_RATE, frames, durationPointer: `/transitions/${i}/frames`,
+      duration: frames / SEED_FRAME_RATE, frames, durationPointer: `/transitions/${i}/frames`, blend: "crossfade",
     };
   });
   return { pointer: "", entry: spec.states[0] ?? "", states, transitions };

@@ -1,5 +1,5 @@
 import { childPointer } from "../diagnostics/diagnostic.ts";
-import type { GraphSpec, MachineSpec, StateSpec } from "../spec/graph-spec.ts";
+import type { GraphSpec, MachineSpec, StateSpec, TransitionBlend } from "../spec/graph-spec.ts";
 import { buildConditionSet, type ConditionSet } from "./condition-set.ts";
 import type { LintClipInfo } from "./lint-options.ts";
 
@@ -42,6 +42,8 @@ export interface LintTransition {
   readonly frames: number;
   /** Where the duration was written (for the budget finding). */
   readonly durationPointer: string;
+  /** The blend mode (`crossfade` when the format has none). */
+  readonly blend: TransitionBlend;
 }
 
 /** Every machine of a graph spec (layers' machines and nested ones), outermost first. */
@@ -69,6 +71,7 @@ function machineModel(spec: GraphSpec, m: MachineSpec, clips: ReadonlyMap<string
       ...(t.exitTime !== undefined ? { exitTime: t.exitTime } : {}),
       ...(t.exitPermille ? { exitPermille: true } : {}),
       duration: t.duration, frames, durationPointer: childPointer(t.pointer, durationKey),
+      blend: t.blend ?? "crossfade",
     };
   });
   return { pointer: m.pointer, entry: m.entry, states, transitions };

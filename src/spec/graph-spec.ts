@@ -197,6 +197,16 @@ export interface InterruptionSpec {
 /** The easing curve of a crossfade's weight over its progress (default `smoothstep`, w = s²(3 − 2s)). */
 export type CurveName = "linear" | "smoothstep" | "smootherstep" | "easeIn" | "easeOut";
 
+/**
+ * How a transition moves from the source to the target (docs/transitions.md):
+ * - `crossfade`: both poses are evaluated and mixed by the curve's weight for the whole duration.
+ * - `inertialize`: only the target is evaluated; the difference between the last output pose (and its
+ *   velocity) and the target decays to zero over the duration, so the output keeps its velocity.
+ * - `deadBlend`: the last output pose is extrapolated with its velocity (decaying) and crossfaded to the
+ *   target by the curve; only the target is evaluated.
+ */
+export type TransitionBlend = "crossfade" | "inertialize" | "deadBlend";
+
 /** A transition of a state machine: when it may fire and how it crossfades to its target. */
 export interface TransitionSpec extends SpecSource {
   /** A state name, or "*" for any state. */
@@ -209,8 +219,13 @@ export interface TransitionSpec extends SpecSource {
   readonly duration: number;
   /** The duration as authored in frames, when it was (the budget check uses it). */
   readonly durationFrames?: number;
-  /** The crossfade's easing curve. */
+  /** The crossfade's easing curve (also deadBlend's; inertialize's decay has its own shape). */
   readonly curve: CurveName;
+  /**
+   * How the transition moves to its target: `crossfade`, `inertialize` or `deadBlend`. The parser always
+   * fills it in; absent (a spec built by hand before the field existed) means `crossfade`.
+   */
+  readonly blend?: TransitionBlend;
   /**
    * Exit time as a fraction of the source's cycle (0..1; the seed's exitPermille / 1000): the
    * transition may fire only once the source has played this far. Absent = any time.

@@ -253,17 +253,18 @@ function readTransition(r: SpecReader, node: JsonNode, frameRate: number): Trans
   }
 
   const curve = r.enumValue(r.optional(obj, "curve"), "curve", SPEC_DEFAULTS.curve);
+  const blend = r.enumValue(r.optional(obj, "blend"), "transitionBlend", SPEC_DEFAULTS.blend);
   const offsetNode = r.optional(obj, "offset");
   const offset = offsetNode ? r.numberIn(offsetNode, 0, MAX_SECONDS) : SPEC_DEFAULTS.offset;
   const interruption = readInterruption(r, r.optional(obj, "interruption"));
   const canTransitionToSelf = r.flag(r.optional(obj, "canTransitionToSelf"), false);
-  if (!ok || from === undefined || to === undefined || duration === undefined || curve === undefined || offset === undefined || !interruption || canTransitionToSelf === undefined) {
+  if (!ok || from === undefined || to === undefined || duration === undefined || curve === undefined || blend === undefined || offset === undefined || !interruption || canTransitionToSelf === undefined) {
     return undefined;
   }
   return {
     pointer: node.pointer, from, to, conditions, duration,
     ...(durationFrames !== undefined ? { durationFrames } : {}),
-    curve,
+    curve, blend,
     ...(exitTime !== undefined ? { exitTime, ...(exit?.key === "exitPermille" ? { exitPermille: true } : {}) } : {}),
     offset, interruption, canTransitionToSelf,
   };

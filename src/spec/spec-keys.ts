@@ -20,7 +20,7 @@ export const SPEC_KEYS = {
   blend2dSample: ["x", "y", "clip"],
   transition: [
     "from", "to", "conditions", "duration", "durationFrames", "curve", "exitTime", "exitPermille", "offset",
-    "interruption", "canTransitionToSelf",
+    "interruption", "canTransitionToSelf", "blend",
   ],
   condition: ["param", "op", "value"],
   interruption: ["source", "freeze"],
@@ -42,6 +42,7 @@ export const SPEC_ENUMS = {
   op: [">", ">=", "<", "<=", "==", "!="],
   curve: ["linear", "smoothstep", "smootherstep", "easeIn", "easeOut"],
   interruptionSource: ["none", "source", "target", "sourceThenTarget", "targetThenSource"],
+  transitionBlend: ["crossfade", "inertialize", "deadBlend"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The state name that means "any state" in a transition's `from`; not allowed as a state's own name. */
@@ -53,6 +54,8 @@ export const SPEC_DEFAULTS = {
   /** Crossfade duration in seconds when neither `duration` nor `durationFrames` is given. */
   duration: 0.2,
   curve: "smoothstep",
+  /** How a transition moves from the source to the target (docs/transitions.md). */
+  blend: "crossfade",
   offset: 0,
   speed: 1,
   layerWeight: 1,

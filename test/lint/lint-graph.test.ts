@@ -173,6 +173,23 @@ test("transitions that can never fire: contradictions, parameter ranges, int gap
   assert.match(past[0]!.message, /exit time 1.5 is past the end of state "B", which plays once and holds: its last pose stays frozen for 0.5/);
 });
 
+test("an inertialized or dead-blended transition of duration 0 is a cut: W_BLEND_WITHOUT_DURATION", () => {
+  const m: Json = {
+    entry: "A", states: { A: { clip: "a" }, B: { clip: "b" } },
+    transitions: [
+      { from: "A", to: "B", blend: "inertialize", duration: 0, exitTime: 1 },
+      { from: "B", to: "A", blend: "deadBlend", durationFrames: 0, exitTime: 1 },
+      { from: "A", to: "B", blend: "inertialize", duration: 0.2, exitTime: 2 },
+      { from: "B", to: "A", blend: "crossfade", duration: 0, exitTime: 2 },
+    ],
+  };
+  const spec = graph(m);
+  spec["parameters"] = {};
+  const found = lint(spec).filter((d) => d.code === "W_BLEND_WITHOUT_DURATION");
+  assert.deepEqual(found.map((d) => d.pointer), [`${M}/transitions/0/blend`, `${M}/transitions/1/blend`]);
+  assert.match(found[0]!.message, /"A" -> "B" asks for "inertialize" but its duration is 0/);
+});
+
 test("an exit time past the end of a clip that the clip info says is clamped", () => {
   const m: Json = { entry: "A", states: { A: { clip: "once" }, B: { clip: "b" } }, transitions: [{ from: "A", to: "B", exitTime: 1.2 }, { from: "B", to: "A" }] };
   const spec = graph(m);

@@ -73,6 +73,8 @@ const ROWS: Row[] = [
   { name: "exitTime a string", mutate: (s) => (transitionsOf(s)[0]!["exitTime"] = "end"), code: "E_WRONG_TYPE", pointer: `${T0}/exitTime` },
   { name: "offset negative", mutate: (s) => (transitionsOf(s)[0]!["offset"] = -1), code: "E_OUT_OF_RANGE", pointer: `${T0}/offset` },
   { name: "curve unknown", mutate: (s) => (transitionsOf(s)[0]!["curve"] = "bounce"), code: "E_SPEC_BAD_ENUM", pointer: `${T0}/curve` },
+  { name: "blend unknown", mutate: (s) => (transitionsOf(s)[0]!["blend"] = "inertialise"), code: "E_SPEC_BAD_ENUM", pointer: `${T0}/blend` },
+  { name: "blend not a string", mutate: (s) => (transitionsOf(s)[0]!["blend"] = 1), code: "E_WRONG_TYPE", pointer: `${T0}/blend` },
   { name: "transition to *", mutate: (s) => (transitionsOf(s)[0]!["to"] = "*"), code: "E_SPEC_RESERVED_NAME", pointer: `${T0}/to` },
   { name: "transition key typo", mutate: (s) => (transitionsOf(s)[0]!["form"] = "Idle"), code: "E_SPEC_UNKNOWN_KEY", pointer: `${T0}/form` },
   { name: "transition without to", mutate: (s) => delete transitionsOf(s)[0]!["to"], code: "E_MISSING_KEY", pointer: T0 },
@@ -150,6 +152,7 @@ test("the base spec parses with every default filled in", () => {
   assert.equal(t.duration, 0.2);
   assert.equal(t.durationFrames, undefined);
   assert.equal(t.curve, "smoothstep");
+  assert.equal(t.blend, "crossfade");
   assert.equal(t.exitTime, undefined);
   assert.equal(t.offset, 0);
   assert.deepEqual(t.interruption, { source: "none", freeze: false });
@@ -162,7 +165,7 @@ test("the base spec parses with every default filled in", () => {
 test("durations in frames, exit times in per-mille, blends and nested machines", () => {
   const spec = baseSpec();
   spec["frameRate"] = 60;
-  Object.assign(transitionsOf(spec)[0]!, { durationFrames: 12, exitPermille: 750, curve: "linear", offset: 0.25, interruption: { source: "sourceThenTarget", freeze: true } });
+  Object.assign(transitionsOf(spec)[0]!, { durationFrames: 12, exitPermille: 750, curve: "linear", blend: "deadBlend", offset: 0.25, interruption: { source: "sourceThenTarget", freeze: true } });
   Object.assign(transitionsOf(spec)[1]!, { duration: 0, exitTime: 1.5 });
   statesOf(spec)["Move"] = { blend1d: { param: "speed", weighting: "inverseDistance", sync: false, children: [{ at: 0, clip: "walk" }, { at: 5, clip: "run" }] } };
   statesOf(spec)["Strafe"] = { blend2d: { params: ["speed", "n"], mode: "grid", samples: [{ x: 0, y: 0, clip: "a" }] } };
@@ -172,6 +175,7 @@ test("durations in frames, exit times in per-mille, blends and nested machines",
   const m = r.spec!.layers[0]!.machine;
   const t0 = m.transitions[0]!;
   assert.equal(t0.durationFrames, 12);
+  assert.equal(t0.blend, "deadBlend");
   assert.equal(t0.duration, 0.2);
   assert.equal(t0.exitTime, 0.75);
   assert.equal(t0.offset, 0.25);

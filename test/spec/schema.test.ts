@@ -58,6 +58,7 @@ test("the schema's enums are the parser's", () => {
     op: ["condition", "op"],
     curve: ["transition", "curve"],
     interruptionSource: ["interruption", "source"],
+    transitionBlend: ["transition", "blend"],
   };
   for (const [name, [kind, key]] of Object.entries(where) as [keyof typeof SPEC_ENUMS, [SpecObjectKind, string]][]) {
     const prop = (schemaFor(kind)["properties"] as Record<string, Schema>)[key]!;

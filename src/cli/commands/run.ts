@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { hasErrors } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { standInClips } from "../../demo/stand-in-clips.ts";
+import { createContinuityMeter } from "../../continuity/continuity-meter.ts";
 import { compileGraph } from "../../graph/compile-graph.ts";
 import { describeStep, formatStepLine } from "../../graph/describe-step.ts";
 import { hashPose } from "../../graph/digest-run.ts";
@@ -53,6 +54,25 @@ export const runCommand: CliCommand = {
       .action((spec: string, options: RunOptions) => run(ctx, spec, options));
   },
 };
+
+/**
+ * One transition started during the run, with its continuity: the largest joint angular-velocity jump
+ * (rad/s) of the output pose in its first step against the step before (null in the first two steps).
+ */
+interface TransitionContinuity {
+  step: number;
+  t: number;
+  machine: string;
+  from: string;
+  to: string;
+  blend: string;
+  jump: number | null;
+  joint: string | null;
+}
+
+function round6(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}
 
 async function run(ctx: CliContext, specPath: string, options: RunOptions): Promise<void> {
   const { io } = ctx;
@@ -108,6 +128,10 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
     return;
   }
   const instance = createInstance(graph);
+  // Continuity: each step's output pose feeds the meter; a step that starts transitions reports its
+  // angular-velocity jump against the step before (docs/transitions.md, "Continuity").
+  const meter = createContinuityMeter(graph.skeleton.jointCount);
+  const started: TransitionContinuity[] = [];
   const hasher = options.digest ? createSha256() : null;
   // Streamed: one line (or one JSON frame) per step as it is computed, never the whole run in memory.
   let steps = 0;
@@ -126,9 +150,23 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
   };
   runTimeline(graph, instance, tl.timeline, (k, t, result) => {
     if (hasher) hashPose(hasher, result.pose);
+    const jump = meter.push(result.pose, dt);
     const snap = describeStep(graph, instance, result);
-    if (options.json) io.stdout(`${k > 0 ? ",\n" : ""}${JSON.stringify({ step: k, t, ...snap, ...(explanation ? { explain: explanation } : {}) })}`);
-    else io.stdout(`${formatStepLine(t, snap)}\n`);
+    const here: TransitionContinuity[] = [];
+    for (let i = 0; i < result.events.count; i++) {
+      const e = result.events.items[i]!;
+      if (e.type !== "transitionStarted") continue;
+      const machine = graph.machines[e.machine]!;
+      const known = !Number.isNaN(jump);
+      here.push({
+        step: k, t, machine: machine.path, from: machine.states[e.from]?.name ?? "", to: machine.states[e.state]!.name,
+        blend: e.transition >= 0 ? machine.transitions[e.transition]!.blendName : "crossfade",
+        jump: known ? round6(jump) : null, joint: known ? (graph.skeleton.names[meter.joint] ?? null) : null,
+      });
+    }
+    started.push(...here);
+    if (options.json) io.stdout(`${k > 0 ? ",\n" : ""}${JSON.stringify({ step: k, t, ...snap, ...(here.length ? { continuity: here } : {}), ...(explanation ? { explain: explanation } : {}) })}`);
+    else io.stdout(`${formatStepLine(t, snap)}${here.map((c) => `  ~ ${c.from}→${c.to} (${c.blend}) jump ${c.jump === null ? "n/a" : `${c.jump.toFixed(3)} rad/s at ${c.joint}`}`).join("")}\n`);
     steps++;
   }, dt, options.explain ? () => {
     explanation = explainStep(graph, instance);
@@ -136,7 +174,7 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
   } : undefined);
   const digest = hasher?.digest();
   if (options.json) {
-    io.stdout(`\n],"steps":${steps}${digest ? `,"digest":${JSON.stringify(digest)}` : ""}}\n`);
+    io.stdout(`\n],"steps":${steps},"transitions":${JSON.stringify(started)}${digest ? `,"digest":${JSON.stringify(digest)}` : ""}}\n`);
   } else if (digest) {
     io.stdout(`digest sha256:${digest}\n`);
   }

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { main } from "../../src/cli/main.ts";
+import { repoPath } from "../helpers/assets.ts";
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), cwd: repoPath("") });
+  return { code, stdout, stderr };
+}
+
+const ROBOT = ["run", "examples/robot/robot.animgraph.json", "--clips", "examples/robot/RobotExpressive.glb", "--script", "examples/robot/walk-run-jump.timeline.json", "--dt", "1/60"];
+
+interface Continuity { step: number; t: number; machine: string; from: string; to: string; blend: string; jump: number | null; joint: string | null }
+
+test("run --json: every started transition with its blend mode and its angular-velocity jump in rad/s", async () => {
+  const r = await cli([...ROBOT, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout) as { transitions: Continuity[]; frames: { step: number; continuity?: Continuity[]; events: { type: string }[] }[] };
+  const started = doc.frames.flatMap((f) => f.events.filter((e) => e.type === "transitionStarted"));
+  assert.equal(doc.transitions.length, started.length);
+  assert.ok(doc.transitions.length >= 8);
+  for (const c of doc.transitions) {
+    assert.equal(c.blend, "crossfade");
+    assert.ok(typeof c.jump === "number" && c.jump >= 0 && Number.isFinite(c.jump), JSON.stringify(c));
+    assert.ok(typeof c.joint === "string");
+    // The same record sits on the frame where the transition started.
+    assert.deepEqual(doc.frames[c.step]!.continuity?.find((x) => x.machine === c.machine && x.to === c.to), c);
+  }
+  const walkRun = doc.transitions.find((c) => c.from === "Walk" && c.to === "Run")!;
+  assert.equal(walkRun.machine, "base");
+  assert.ok(Math.abs(walkRun.t - 2) < 1e-9);
+});
+
+test("run (text): the step that starts a transition tells its mode and jump", async () => {
+  const r = await cli(ROBOT);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /transitionStarted base Walk→Run.*~ Walk→Run \(crossfade\) jump \d+\.\d{3} rad\/s at \S+/);
+});
