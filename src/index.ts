@@ -48,6 +48,15 @@ export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, compileBon
 export type { FootContactOptions } from "./retarget/index.ts";
 export { findAnimatedRoot, detectFootContacts } from "./retarget/index.ts";
 export { twoBoneIk, aimIk } from "./ik/index.ts";
+// Mirroring (docs/mirroring.md): left/right pairs from joint names, a precomputed map, pose and clip jobs.
+export type {
+  MirrorSide, SideMarker, MirrorPair, MirrorPairsOptions, MirrorPairsResult, MirrorAxis, MirrorReference, MirrorOptions, MirrorMap,
+  CompileMirrorMapResult, MirrorClipOptions,
+} from "./mirror/index.ts";
+export {
+  sideMarkers, swapMarkers, swapMarkerText, findMirrorPairs, compileMirrorMap, MIRROR_AXES, MIRROR_ASYMMETRY_WARNING, mirrorPose, mirrorClip,
+  mirrorClipWithMap,
+} from "./mirror/index.ts";
 
 // Pose runtime: math, clip sampling, blending, layers, sync and root motion.
 export type { QuatArray, EulerOrder, QuatInterpolation } from "./math/quat.ts";
