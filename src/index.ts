@@ -120,6 +120,13 @@ export { parseGraphSpec, SPEC_KEYS, SPEC_ENUMS, SPEC_DEFAULTS, ANY_STATE, DEFAUL
 export type { LintClipInfo, LintOptions, LintDocumentResult, SeedLintResult, LintCodeInfo } from "./lint/index.ts";
 export { lintGraph, lintDocument, isSeedSpec, lintSeedSpec, LINT_CODES } from "./lint/index.ts";
 
+// The checker (docs/check.md): explores a compiled graph with the runtime's own step; witnesses replay.
+export type {
+  CheckOptions, CheckReport, CheckFinding, CheckFindingKind, CheckWitness, CheckExploration, CheckProperty,
+  ParsePropertiesResult, CompiledProperty, StateRef, WitnessTimeline, WitnessEvent,
+} from "./check/index.ts";
+export { checkGraph, parseProperties, formatCheckReport } from "./check/index.ts";
+
 // The graph runtime (docs/runtime.md): compile, instances, commands, step, timelines, digests, demos.
 export type {
   CompiledGraph, CompiledParam, CompiledCondition, CompiledTransition, CompiledEvent, CompiledMotion, CompiledState,

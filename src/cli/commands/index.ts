@@ -1,5 +1,6 @@
 import type { CliCommand } from "../context.ts";
 import { blendCheckCommand } from "./blend-check.ts";
+import { checkCommand } from "./check.ts";
 import { compressCommand } from "./compress.ts";
 import { demoCommand } from "./demo.ts";
 import { inspectCommand } from "./inspect.ts";
@@ -9,4 +10,4 @@ import { retargetCommand } from "./retarget.ts";
 import { runCommand } from "./run.ts";
 
 /** Every CLI command, in the order `animgraph --help` lists them (one file per command beside this one). */
-export const COMMANDS: readonly CliCommand[] = [blendCheckCommand, inspectCommand, lintCommand, mapCommand, retargetCommand, demoCommand, runCommand, compressCommand];
+export const COMMANDS: readonly CliCommand[] = [blendCheckCommand, inspectCommand, lintCommand, checkCommand, mapCommand, retargetCommand, demoCommand, runCommand, compressCommand];

@@ -1,0 +1,136 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { checkGraph, type CheckReport } from "../../check/check-graph.ts";
+import { formatCheckReport } from "../../check/format-check-report.ts";
+import { parseProperties, type CheckProperty } from "../../check/properties.ts";
+import { ExitCode } from "../../diagnostics/exit-codes.ts";
+import { standInClips } from "../../demo/stand-in-clips.ts";
+import { decodeUtf8 } from "../../fs/decode-utf8.ts";
+import { readInputFile } from "../../fs/read-input-file.ts";
+import { compileGraph } from "../../graph/compile-graph.ts";
+import type { MotionSource } from "../../graph/motion-source.ts";
+import { parseDt } from "../../graph/timeline.ts";
+import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
+import type { Skeleton } from "../../skeleton/skeleton.ts";
+import { readGraphSpec } from "../../spec/read-graph-spec-file.ts";
+import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
+
+interface CheckCliOptions {
+  clips?: string;
+  bound?: string;
+  prop?: string;
+  json?: boolean;
+  dt?: string;
+  maxConfigurations?: string;
+  timeLimit?: string;
+}
+
+/** Largest properties file read (bytes). */
+const MAX_PROPERTIES_BYTES = 1024 * 1024;
+
+/**
+ * `animgraph check GRAPH [--clips FILE] [--bound N] [--prop FILE] [--json]`: explores the graph's
+ * configurations with the runtime's own step and reports unreachable, stuck and trap states,
+ * livelocks, trigger and transition faults, exit times never reached and property violations, each
+ * with a witness timeline for `animgraph run --script` that the check has replayed. Exit 0 nothing
+ * found, 1 findings, 2 unusable input (docs/check.md).
+ */
+export const checkCommand: CliCommand = {
+  register(program: Command, ctx: CliContext) {
+    program
+      .command("check")
+      .description("Explore a graph's reachable configurations with the runtime: unreachable/stuck states, livelocks, trigger and transition faults, exit times never reached, user properties; each finding with a replayed witness timeline")
+      .argument("<graph>", "graph spec (*.animgraph.json)")
+      .option("--clips <file>", "glTF/GLB file with the skeleton and clips (real clip lengths; without it 1-second stand-ins are used)")
+      .option("--bound <n>", "most input changes along an explored path", "40")
+      .option("--prop <file>", "properties file (docs/check.md): never … while …, always eventually … after …, from … reachable …")
+      .option("--json", "print the report as JSON (findings with JSON pointers and witness timelines)")
+      .option("--dt <seconds>", "step length of the exploration and the witnesses, a number or a fraction such as 1/60", "1/30")
+      .option("--max-configurations <n>", "most configurations kept per layer group (memory bound)", "100000")
+      .option("--time-limit <seconds>", "stop exploring after this many seconds and report what was covered", "60")
+      .action((graph: string, options: CheckCliOptions) => run(ctx, graph, options));
+  },
+};
+
+function positiveInteger(text: string | undefined, flag: string, max: number): number {
+  const v = Number(text);
+  if (!/^[0-9]+$/.test(text ?? "") || !Number.isSafeInteger(v) || v < 1 || v > max) throw new CliUsageError(`check: ${flag} must be a whole number from 1 to ${max}, got "${text}"`);
+  return v;
+}
+
+async function run(ctx: CliContext, specPath: string, options: CheckCliOptions): Promise<void> {
+  const { io } = ctx;
+  const bound = positiveInteger(options.bound, "--bound", 10_000);
+  const maxConfigurations = positiveInteger(options.maxConfigurations, "--max-configurations", 10_000_000);
+  const timeLimit = Number(options.timeLimit);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(options.timeLimit ?? "") || !(timeLimit > 0)) throw new CliUsageError(`check: --time-limit must be a number of seconds > 0, got "${options.timeLimit}"`);
+  const dtText = options.dt ?? "1/30";
+  const dt = parseDt(dtText);
+  if (dt === undefined || dt > 0.1) throw new CliUsageError(`check: --dt must be a number > 0 and ≤ 0.1 (the longest step taken whole) or a fraction such as 1/60, got "${dtText}"`);
+
+  const specResult = readGraphSpec(resolve(io.cwd, specPath), {}, specPath);
+  ctx.printDiagnostics(specResult.diagnostics);
+  if (!specResult.spec) {
+    ctx.exitCode = ExitCode.Unusable;
+    return;
+  }
+  let skeleton: Skeleton;
+  let clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>;
+  if (options.clips !== undefined) {
+    const loaded = await loadGltfFile(resolve(io.cwd, options.clips), { fileName: options.clips });
+    ctx.printDiagnostics(loaded.diagnostics.filter((d) => d.severity === "error"));
+    const first = loaded.skeletons[0];
+    if (!loaded.ok || !first) {
+      if (loaded.ok) io.stderr(`${options.clips}: the file has no skeleton [E_NO_SKELETON]\n`);
+      ctx.exitCode = ExitCode.Unusable;
+      return;
+    }
+    skeleton = first;
+    clips = loaded.clips.filter((c) => c.skeleton === first);
+  } else {
+    ({ skeleton, clips } = standInClips(specResult.spec));
+  }
+  const compiled = compileGraph(specResult.spec, skeleton, clips);
+  const graph = compiled.graph;
+  if (!graph) {
+    // The runtime refuses this graph, so no witness could be replayed: lint's errors say why.
+    ctx.printDiagnostics(compiled.diagnostics);
+    ctx.exitCode = ExitCode.Unusable;
+    return;
+  }
+  let properties: CheckProperty[] = [];
+  if (options.prop !== undefined) {
+    const read = readInputFile(resolve(io.cwd, options.prop), MAX_PROPERTIES_BYTES, options.prop);
+    if (read.diagnostic) {
+      ctx.printDiagnostics([read.diagnostic]);
+      ctx.exitCode = ExitCode.Unusable;
+      return;
+    }
+    const text = decodeUtf8(read.bytes);
+    if (text === undefined) {
+      ctx.printDiagnostics([{ code: "E_NOT_UTF8", severity: "error", file: options.prop, pointer: "", message: "the file is not UTF-8 text" }]);
+      ctx.exitCode = ExitCode.Unusable;
+      return;
+    }
+    const parsed = parseProperties(text.replace(/^\uFEFF/, ""), options.prop, graph);
+    if (parsed.diagnostics.length > 0) {
+      ctx.printDiagnostics(parsed.diagnostics);
+      ctx.exitCode = ExitCode.Unusable;
+      return;
+    }
+    properties = parsed.properties;
+  }
+  const report: CheckReport = checkGraph(specResult.spec, graph, {
+    bound, maxConfigurations, dt: dtText, timeLimit, properties,
+    ...(options.prop !== undefined ? { propertiesFile: options.prop } : {}),
+    clipLengthsKnown: options.clips !== undefined,
+  });
+  const replay = options.clips !== undefined ? `--clips ${shellQuote(options.clips)}` : "--stand-in-clips";
+  if (options.json) io.stdout(`${JSON.stringify({ ...report, replayWith: `animgraph run ${shellQuote(specPath)} ${replay} --script WITNESS.json` }, null, 2)}\n`);
+  else for (const line of formatCheckReport(report, `animgraph run ${shellQuote(specPath)} ${replay} --script WITNESS.json`)) io.stdout(`${line}\n`);
+  ctx.exitCode = report.findings.some((f) => f.severity !== "info") ? ExitCode.Findings : ExitCode.Clean;
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:@=+-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
