@@ -35,11 +35,14 @@ export function aimIk(
   const angle = Math.atan2(sin, cos);
   const turn = Math.min(angle, Math.max(0, maxAngle)) * Math.min(1, Math.max(0, weight));
   if (sin > 0) {
-    quatFromAxisAngle(r, 0, ax, ay, az, turn);
+    // A tiny axis is scaled up first: squares of components near 1e-160 are too inexact to normalise it.
+    const m = Math.max(Math.abs(ax), Math.abs(ay), Math.abs(az));
+    if (m < 1e-100) quatFromAxisAngle(r, 0, ax / m, ay / m, az / m, turn);
+    else quatFromAxisAngle(r, 0, ax, ay, az, turn);
   } else if (cos < 0 && turn > 0) {
-    // Exactly opposite: any axis perpendicular to the aim direction.
-    const e = Math.abs(v[0]!) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-    quatFromAxisAngle(r, 0, v[1]! * e[2]! - v[2]! * e[1]!, v[2]! * e[0]! - v[0]! * e[2]!, v[0]! * e[1]! - v[1]! * e[0]!, turn);
+    // Exactly opposite: any axis perpendicular to the aim direction (aim × X, or aim × Y when aim is near X).
+    if (Math.abs(v[0]!) < 0.9 * Math.hypot(v[0]!, v[1]!, v[2]!)) quatFromAxisAngle(r, 0, 0, v[2]!, -v[1]!, turn);
+    else quatFromAxisAngle(r, 0, -v[2]!, 0, v[0]!, turn);
   } else {
     r[0] = 0; r[1] = 0; r[2] = 0; r[3] = 1;
   }

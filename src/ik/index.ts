@@ -1,2 +1,5 @@
-export { twoBoneIk } from "./two-bone-ik.ts";
+export { twoBoneIk, type TwoBoneIkSettings } from "./two-bone-ik.ts";
 export { aimIk } from "./aim-ik.ts";
+export { aimChainIk } from "./aim-chain-ik.ts";
+export { footPlacement, MAX_FOOT_PLACEMENT_LEGS, type FootPlacementSettings, type GroundFunction } from "./foot-placement.ts";
+export { writeModelPose, CHANGED_ROTATION, CHANGED_POSITION } from "./write-model-pose.ts";

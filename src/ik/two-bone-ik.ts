@@ -1,9 +1,30 @@
 import { quatFromAxisAngle, quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
 
 // Scratch for the solver: module-level so a call allocates nothing (the job is synchronous).
-const v = new Float64Array(24);
+const v = new Float64Array(27);
 const q = new Float64Array(12);
-const A = 0, B = 3, C = 6, T = 9, P = 12, H = 15, W = 18, X = 21;
+const A = 0, B = 3, C = 6, T = 9, P = 12, H = 15, W = 18, X = 21, K = 24;
+
+/** Optional settings of {@link twoBoneIk}; keep one object and pass it every frame (nothing is allocated). */
+export interface TwoBoneIkSettings {
+  /**
+   * 0–1, default 0: how far the solved chain then turns about the line from the upper joint to the target
+   * so that the middle joint points at the pole (a knee forward, an elbow back), like Unreal's joint target
+   * and Unity's hint weight. 0 keeps the current bend plane (the pole then decides only a straight chain).
+   */
+  readonly poleWeight?: number;
+  /**
+   * Soft limit against the knee pop, a fraction of the chain's length l1 + l2 (0–0.5, default 0 = hard).
+   * With L = l1 + l2 and k = max((1 − s)·L, the chain's current extension), a target at distance d > k is
+   * reached at k + (L − k)·(1 − e^−(d − k)/(L − k)) (Nicholas's soft IK): the chain straightens smoothly and
+   * never snaps straight, so the end lags a little behind a target near full reach instead of the knee
+   * popping as the target passes it. Starting the zone no nearer than the current extension keeps a target
+   * at the current end exact (a layer whose target has not moved changes nothing).
+   */
+  readonly softness?: number;
+}
+
+const NO_SETTINGS: TwoBoneIkSettings = {};
 const QA = 0, QB = 4, R = 8;
 
 /**
@@ -23,9 +44,12 @@ const QA = 0, QB = 4, R = 8;
  * straight chain. The target distance is clamped to [|l1 − l2|, l1 + l2]·(1 ∓ 1e-9): an unreachable
  * target is reached as closely as the bone lengths allow, in its direction.
  *
- * `weight` (0–1) moves the effective target from the current end towards `target`. Returns the distance
- * left between the solved end and `target` (0 when reached, up to rounding). No allocation. All inputs
- * are read before `out` is written, so `out` may alias `rotations` (e.g. write back in place).
+ * `weight` (0–1) moves the effective target from the current end towards `target`. `settings` adds a
+ * pole weight (turn the bend plane towards the pole) and a soft limit (see {@link TwoBoneIkSettings}).
+ * Returns the distance left between the solved end and `target` (0 when reached, up to rounding). No
+ * allocation. All inputs are read before `out` is written, so `out` may alias `rotations` (e.g. write
+ * back in place). Degenerate input (zero-length bones, a target at the upper joint) gives finite unit
+ * rotations, never NaN.
  */
 export function twoBoneIk(
   out: QuatArray, o: number,
@@ -34,14 +58,18 @@ export function twoBoneIk(
   target: QuatArray, targetAt: number,
   pole: QuatArray, poleAt: number,
   weight: number,
+  settings: TwoBoneIkSettings = NO_SETTINGS,
 ): number {
+  const poleWeight = clamp01(settings.poleWeight ?? 0);
+  const softness = Math.min(0.5, Math.max(0, settings.softness ?? 0));
   for (let c = 0; c < 3; c++) {
     v[A + c] = positions[upperAt + c]!;
     v[B + c] = positions[middleAt + c]!;
     v[C + c] = positions[endAt + c]!;
     v[P + c] = pole[poleAt + c]!;
   }
-  for (let c = 0; c < 3; c++) v[T + c] = v[C + c]! + weight * (target[targetAt + c]! - v[C + c]!);
+  const w = clamp01(weight);
+  for (let c = 0; c < 3; c++) v[T + c] = v[C + c]! + w * (target[targetAt + c]! - v[C + c]!);
   for (let c = 0; c < 4; c++) {
     q[QA + c] = rotations[upperRotAt + c]!;
     q[QB + c] = rotations[middleRotAt + c]!;
@@ -49,7 +77,12 @@ export function twoBoneIk(
   const l1 = dist(B, A), l2 = dist(C, B);
   const lt = dist(T, A);
   const lo = Math.abs(l1 - l2) * (1 + 1e-9), hi = (l1 + l2) * (1 - 1e-9);
-  const want = Math.min(Math.max(lt, lo), hi);
+  // Soft limit: beyond `knee` the reach approaches l1 + l2 exponentially. The zone starts no nearer than
+  // the current extension, so a target where the end already is stays exact (a layer at rest is identity).
+  let reach = lt;
+  const knee = Math.max(l1 + l2 - softness * (l1 + l2), dist(C, A)), soft = l1 + l2 - knee;
+  if (softness > 0 && soft > 0 && reach > knee) reach = knee + soft * (1 - Math.exp(-(reach - knee) / soft));
+  const want = Math.min(Math.max(reach, lo), hi);
   // (1) bend: interior angle at the middle joint, current and wanted.
   const cur = interiorAngle(l1, l2, dist(C, A));
   const next = interiorAngle(l1, l2, want);
@@ -75,7 +108,7 @@ export function twoBoneIk(
   if (hl > 0 && l1 > 0 && l2 > 0) {
     // Rotating (c − b) about H by +θ bends it further from the line of (b − a): the bend grows by
     // cur − next when the interior angle shrinks from cur to next.
-    quatFromAxisAngle(q, R, v[H]!, v[H + 1]!, v[H + 2]!, cur - next);
+    axisAngle(v[H]!, v[H + 1]!, v[H + 2]!, cur - next);
     quatMultiply(q, QB, q, R, q, QB);
     for (let c = 0; c < 3; c++) v[W + c] = v[C + c]! - v[B + c]!;
     quatRotateVec3(v, W, q, R, v, W);
@@ -89,12 +122,15 @@ export function twoBoneIk(
   const wx = v[W]!, wy = v[W + 1]!, wz = v[W + 2]!, tx = v[X]!, ty = v[X + 1]!, tz = v[X + 2]!;
   const ax = wy * tz - wz * ty, ay = wz * tx - wx * tz, az = wx * ty - wy * tx;
   const sin = Math.hypot(ax, ay, az), cos = wx * tx + wy * ty + wz * tz;
+  for (let c = 0; c < 3; c++) v[K + c] = v[B + c]! - v[A + c]!;
   if (sin > 1e-12 * Math.hypot(wx, wy, wz) * Math.hypot(tx, ty, tz)) {
-    quatFromAxisAngle(q, R, ax, ay, az, Math.atan2(sin, cos));
+    axisAngle(ax, ay, az, Math.atan2(sin, cos));
     quatMultiply(q, QA, q, R, q, QA);
     quatMultiply(q, QB, q, R, q, QB);
     quatRotateVec3(v, W, q, R, v, W);
+    quatRotateVec3(v, K, q, R, v, K);
   }
+  if (poleWeight > 0) turnTowardsPole(poleWeight);
   for (let c = 0; c < 4; c++) {
     out[o + c] = q[QA + c]!;
     out[o + 4 + c] = q[QB + c]!;
@@ -106,6 +142,43 @@ export function twoBoneIk(
     d2 += e * e;
   }
   return Math.sqrt(d2);
+}
+
+/**
+ * (3) the pole: turns the solved chain about its root→end axis (v[W], the end relative to the root) so
+ * that the middle joint (v[K], relative to the root) swings by `poleWeight` of the angle between the two
+ * directions' parts perpendicular to that axis. The end stays where it is.
+ */
+function turnTowardsPole(poleWeight: number): void {
+  const ul = Math.hypot(v[W]!, v[W + 1]!, v[W + 2]!);
+  if (!(ul > 0)) return;
+  const ux = v[W]! / ul, uy = v[W + 1]! / ul, uz = v[W + 2]! / ul;
+  const kd = v[K]! * ux + v[K + 1]! * uy + v[K + 2]! * uz;
+  const kx = v[K]! - kd * ux, ky = v[K + 1]! - kd * uy, kz = v[K + 2]! - kd * uz;
+  const pd = v[P]! * ux + v[P + 1]! * uy + v[P + 2]! * uz;
+  const px = v[P]! - pd * ux, py = v[P + 1]! - pd * uy, pz = v[P + 2]! - pd * uz;
+  const kl = Math.hypot(kx, ky, kz), pl = Math.hypot(px, py, pz);
+  if (!(kl > 1e-12 * ul && pl > 1e-12 * Math.hypot(v[P]!, v[P + 1]!, v[P + 2]!))) return;
+  // Signed angle from k to p about u.
+  const cx = ky * pz - kz * py, cy = kz * px - kx * pz, cz = kx * py - ky * px;
+  const angle = Math.atan2(cx * ux + cy * uy + cz * uz, kx * px + ky * py + kz * pz);
+  axisAngle(ux, uy, uz, poleWeight * angle);
+  quatMultiply(q, QA, q, R, q, QA);
+  quatMultiply(q, QB, q, R, q, QB);
+}
+
+/**
+ * quatFromAxisAngle into q[R..R+3], with a tiny axis scaled up first: the squares of components near 1e-160
+ * are denormal, and their square root too inexact to normalise the axis (the rotation would not be unit).
+ */
+function axisAngle(ax: number, ay: number, az: number, angle: number): void {
+  const m = Math.max(Math.abs(ax), Math.abs(ay), Math.abs(az));
+  if (m > 0 && m < 1e-100) quatFromAxisAngle(q, R, ax / m, ay / m, az / m, angle);
+  else quatFromAxisAngle(q, R, ax, ay, az, angle);
+}
+
+function clamp01(x: number): number {
+  return x > 0 ? (x < 1 ? x : 1) : 0;
 }
 
 function dist(i: number, j: number): number {
@@ -124,6 +197,8 @@ function crossOf(out: number, i: number, j: number, k: number, l: number): void 
 /** Angle at the middle joint of a triangle with sides l1, l2 around it and `d` opposite (law of cosines). */
 function interiorAngle(l1: number, l2: number, d: number): number {
   if (!(l1 > 0 && l2 > 0)) return Math.PI;
-  const c = (l1 * l1 + l2 * l2 - d * d) / (2 * l1 * l2);
-  return Math.acos(Math.min(1, Math.max(-1, c)));
+  // In units of the longer bone, so tiny (denormal) lengths do not square to 0.
+  const m = Math.max(l1, l2), a = l1 / m, b = l2 / m, e = d / m;
+  const c = (a * a + b * b - e * e) / (2 * a * b);
+  return c >= 1 ? 0 : c <= -1 ? Math.PI : c === c ? Math.acos(c) : Math.PI;
 }
