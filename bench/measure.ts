@@ -107,3 +107,23 @@ export async function allocatedBytesPerFrame(frame: () => void, framesPerBatch: 
   // it, and the short batches' figure is the accurate one.
   return simple > 4096 ? simple : differenced;
 }
+
+/**
+ * The memory-bandwidth probe: two 64 MiB Float64Arrays (far beyond the caches); each `copy()` is one
+ * `TypedArray.prototype.set` (a memmove) and returns the bytes moved per ns (read + write). The bench
+ * times it in the same alternating rounds as the crowds; its bandwidth limit per joint-clip is ~100
+ * bytes divided by the median.
+ */
+export function createMemcpyProbe(): { copy: () => number } {
+  const n = (64 << 20) / 8;
+  const a = new Float64Array(n).fill(1);
+  const b = new Float64Array(n);
+  b.set(a); // first touch: page faults are not bandwidth
+  return {
+    copy: () => {
+      const t0 = performance.now();
+      b.set(a);
+      return (2 * 8 * n) / ((performance.now() - t0) * 1e6);
+    },
+  };
+}

@@ -1,24 +1,31 @@
-// `npm run bench [-- --quick]`: animgraph's crowd evaluation against three.js's AnimationMixer in one
-// process (docs/performance.md describes the method). Prints a markdown table, then one JSON line.
-import { cpus } from "node:os";
+// `npm run bench [-- --quick] [-- --json] [-- --no-compress]`: animgraph's crowd evaluation against
+// three.js's AnimationMixer in one process, worker scaling, crowd-size scaling, compression at 30 fps,
+// every figure next to issue 20's target (docs/performance.md describes the method). Prints markdown
+// tables, then one JSON line; with --json only the JSON line goes to stdout (tables to stderr), for CI
+// history (`npm run -s bench -- --quick --json >> bench-history.jsonl`).
+import { availableParallelism, cpus } from "node:os";
 import { step } from "../src/graph/step.ts";
 import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type Crowd, type CrowdKernel } from "../src/crowd/index.ts";
 import { createCrowdWorkers } from "../src/crowd/crowd-workers.ts";
 import type { CompiledGraph } from "../src/graph/compiled-graph.ts";
 import { compressClip } from "../src/compress/compress-clip.ts";
+import { compressionFigures as compression30, type CompressionFigures } from "./compress-figures.ts";
 import { loadBvh } from "../src/io/bvh/load-bvh.ts";
 import { sharedAsset } from "../test/helpers/assets.ts";
-import { allocatedBytesPerFrame, median, retainedBytes, timeFrames } from "./measure.ts";
+import { allocatedBytesPerFrame, createMemcpyProbe, median, retainedBytes, timeFrames } from "./measure.ts";
 import { createThreeCrowd, stepThreeCrowd } from "./three-crowd.ts";
 import { benchGraph, robotWorkload, synthWorkload, type Workload } from "./workloads.ts";
 
 const quick = process.argv.includes("--quick");
-const ROUNDS = quick ? 5 : 9;
+const jsonOnly = process.argv.includes("--json");
+/** Tables: stdout, or stderr with --json (stdout then carries the JSON line alone). */
+const print = (text: string): void => void (jsonOnly ? process.stderr : process.stdout).write(`${text}\n`);
+const ROUNDS = quick ? 7 : 11;
 const DT = 1 / 60;
 /** Clips blended per character: walk, run, the additive layer. */
 const L = 3;
-/** The issue's physical limit: 28 GB/s of memory bandwidth, ~100 bytes per joint-clip. */
-const BANDWIDTH_NS = 3.6;
+/** Bytes a joint-clip must move at least: two keys read (2 × 40 B) and a third of a 64 B matrix written. */
+const BYTES_PER_JOINT_CLIP = 100;
 /**
  * Runtime options of the benchmark graph: a 16-event queue per character (the default 256 preallocated
  * event objects are ~20 KiB per character; a two-state crowd graph emits a handful per step) and a
@@ -61,6 +68,12 @@ export interface Row {
   threeNs: number;
   agNs: number;
   speedup: number;
+  /**
+   * `speedup` is the median of the per-round ratios three.js / animgraph (each round times both back to
+   * back, so load that comes and goes cancels better than in a ratio of medians); lowest and highest.
+   */
+  speedupLow: number;
+  speedupHigh: number;
   threeBytesPerChar: number;
   agBytesPerChar: number;
   agBytesPerCharLocal: number;
@@ -118,6 +131,7 @@ async function compare(w: Workload, n: number): Promise<Compared> {
   }
   const threeMs = median(t);
   const agMs = median(a);
+  const ratios = t.map((x, r) => x / a[r]!);
   const per = (ms: number): number => (ms * 1e6) / (n * w.jointCount * L);
   const allocFrames = Math.max(2, Math.min(quick ? 3 : 20, frames));
   // "Steady state": V8 optimises rarely run code only after many calls, and until then its interpreter
@@ -125,7 +139,8 @@ async function compare(w: Workload, n: number): Promise<Compared> {
   const warmUntil = performance.now() + 1000;
   for (let k = 0; k < 300 || performance.now() < warmUntil; k++) agFrame();
   const row: Row = {
-    workload: w.name, joints: w.jointCount, n, threeMs, agMs, threeNs: per(threeMs), agNs: per(agMs), speedup: threeMs / agMs,
+    workload: w.name, joints: w.jointCount, n, threeMs, agMs, threeNs: per(threeMs), agNs: per(agMs), speedup: median(ratios),
+    speedupLow: Math.min(...ratios), speedupHigh: Math.max(...ratios),
     threeBytesPerChar: three.bytes / n, agBytesPerChar: agBytes / n, agBytesPerCharLocal: agBytesLocal / n,
     threeAllocPerFrame: await allocatedBytesPerFrame(threeFrame, allocFrames, quick ? 2 : 5),
     agAllocPerFrame: await allocatedBytesPerFrame(agFrame, allocFrames, quick ? 4 : 6),
@@ -164,8 +179,54 @@ const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : "n/a");
 const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : "n/a");
 const kb = (x: number): string => (x / 1024).toFixed(1);
 
+/** Median, lowest and highest of per-round values. */
+interface Spread { readonly median: number; readonly low: number; readonly high: number }
+const spread = (xs: readonly number[]): Spread => ({ median: median(xs), low: Math.min(...xs), high: Math.max(...xs) });
+const range = (s: Spread, f: (x: number) => string): string => `${f(s.median)} (${f(s.low)}–${f(s.high)})`;
+
+/**
+ * Times `fns` in `rounds` alternating rounds (forward, then reversed order), `frames` calls each per
+ * round; returns each one's per-round ms per call.
+ */
+function alternate(fns: readonly (() => void)[], frames: number, rounds: number): number[][] {
+  for (const f of fns) timeFrames(f, 2);
+  const times = fns.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++) {
+    const order = fns.map((_, k) => (r % 2 === 0 ? k : fns.length - 1 - k));
+    for (const k of order) times[k]!.push(timeFrames(fns[k]!, frames));
+  }
+  return times;
+}
+
+/** Per-round ratios a[r] / b[r]. */
+const ratiosOf = (a: readonly number[], b: readonly number[]): number[] => a.map((x, r) => x / b[r]!);
+
+interface Scaling { n: number; agMs: Spread; threeMs: Spread | null }
+
+/**
+ * Time per frame against crowd size, RobotExpressive on the kernel (model-space output), N = 1 … 10,000,
+ * with three.js beside it up to 1,000 (10,000 three.js robots would hold ≈ 2 GB).
+ */
+async function scaling(robot: Workload): Promise<Scaling[]> {
+  const graph = benchGraph(robot, CROWD_OPTIONS);
+  const out: Scaling[] = [];
+  for (const n of [1, 10, 100, 1000, 10000]) {
+    const offs = offsets(n, 777 + n);
+    const crowd = staggered(graph, n, offs, true);
+    const fns: (() => void)[] = [() => evaluateCrowd(crowd, DT)];
+    const three = n <= 1000 ? createThreeCrowd(robot, n, offs) : null;
+    if (three) fns.push(() => stepThreeCrowd(three, DT));
+    // About 50 ms (quick) or 150 ms of animgraph work per round.
+    const frames = Math.max(3, Math.round((quick ? 50 : 150) / (0.003 * n + 0.002)));
+    const t = alternate(fns, frames, ROUNDS);
+    out.push({ n, agMs: spread(t[0]!), threeMs: three ? spread(t[1]!) : null });
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
+  const cores = availableParallelism();
   const robot = await robotWorkload();
   const synth = synthWorkload();
   const rows: Row[] = [];
@@ -180,19 +241,20 @@ async function main(): Promise<void> {
   }
 
   const out: string[] = [];
-  out.push(`animgraph bench${quick ? " (--quick)" : ""}: node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ${ROUNDS} alternating rounds, medians`);
+  out.push(`animgraph bench${quick ? " (--quick)" : ""}: node ${process.version}, ${cores} cores (${cpus()[0]?.model ?? "?"}), ${ROUNDS} alternating rounds, medians (lowest–highest round)`);
   out.push("");
-  out.push("| workload | J | N | three.js ms/frame | animgraph ms/frame | three.js ns/joint-clip | animgraph ns/joint-clip | speed-up | three.js KiB/char | animgraph KiB/char | animgraph KiB/char with local poses | three.js B alloc/frame | animgraph B alloc/frame |");
+  out.push("| workload | J | N | three.js ms/frame | animgraph ms/frame | three.js ns/joint-clip | animgraph ns/joint-clip | speed-up (rounds' range) | three.js KiB/char | animgraph KiB/char | animgraph KiB/char with local poses | three.js B alloc/frame | animgraph B alloc/frame |");
   out.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    out.push(`| ${r.workload} | ${r.joints} | ${r.n} | ${f2(r.threeMs)} | ${f2(r.agMs)} | ${f1(r.threeNs)} | ${f1(r.agNs)} | ${f1(r.speedup)}× | ${kb(r.threeBytesPerChar)} | ${kb(r.agBytesPerChar)} | ${kb(r.agBytesPerCharLocal)} | ${Math.round(r.threeAllocPerFrame)} | ${Math.round(r.agAllocPerFrame)} |`);
+    out.push(`| ${r.workload} | ${r.joints} | ${r.n} | ${f2(r.threeMs)} | ${f2(r.agMs)} | ${f1(r.threeNs)} | ${f1(r.agNs)} | ${f1(r.speedup)}× (${f1(r.speedupLow)}–${f1(r.speedupHigh)}) | ${kb(r.threeBytesPerChar)} | ${kb(r.agBytesPerChar)} | ${kb(r.agBytesPerCharLocal)} | ${Math.round(r.threeAllocPerFrame)} | ${Math.round(r.agAllocPerFrame)} |`);
   }
   const head = rows.find((r) => r.workload === synth.name && r.n === 1000)!;
+  const robotRow = rows.find((r) => r.workload === robot.name && r.n === 1000)!;
   const compression = process.argv.includes("--no-compress")
     ? { ratio: null, maxErrorMm: null, note: "skipped (--no-compress)" }
     : compressionFigures();
 
-  // Variants on the headline workload (synthetic-64, N = 1,000), alternating rounds again.
+  // Variants on the headline workload (synthetic-64, N = 1,000) and the memcpy probe, alternating rounds.
   const N = 1000;
   const { graph, crowd: stag, three: threeCrowd, offsets: offs } = headline!;
   const jsPath = staggered(graph, N, offs, true, null);
@@ -201,27 +263,23 @@ async function main(): Promise<void> {
   evaluateCrowd(quantised, 0);
   for (let i = 0; i < N; i++) step(graph, quantised.instances[i]!, offs[i]!);
   const recipe = { module: new URL("./graph-factory.ts", import.meta.url).href, exportName: "synthBenchGraph" };
-  const w1 = await createCrowdWorkers(recipe, N, { workers: 1, startTimes: offs, kernel: true });
-  const w2 = await createCrowdWorkers(recipe, N, { workers: 2, startTimes: offs, kernel: true });
+  const probe = createMemcpyProbe();
+  const bandwidth: number[] = [];
   const variants: [string, () => void][] = [
     ["three.js AnimationMixer (same rounds)", () => stepThreeCrowd(threeCrowd, DT)],
     ["WebAssembly SIMD kernel, in-thread, out of phase (headline)", () => evaluateCrowd(stag, DT)],
     ["JS path, in-thread, out of phase", () => evaluateCrowd(jsPath, DT)],
     ["JS path, in phase (shared sampling hits)", () => evaluateCrowd(inPhase, DT)],
     ["JS path, out of phase, quantised sharing q = 1/60 s", () => evaluateCrowd(quantised, DT)],
-    ["kernel, 1 worker thread, out of phase", () => w1.evaluate(DT)],
-    ["kernel, 2 worker threads, out of phase", () => w2.evaluate(DT)],
+    ["memcpy probe, 64 MiB (not a crowd)", () => void bandwidth.push(probe.copy())],
   ];
   const frames = quick ? 2 : framesFor(N, synth.jointCount);
-  const times = variants.map(() => [] as number[]);
-  for (const [, f] of variants) timeFrames(f, 2);
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? [0, 1, 2, 3, 4, 5, 6] : [6, 5, 4, 3, 2, 1, 0];
-    for (const v of order) times[v]!.push(timeFrames(variants[v]![1], frames));
-  }
-  await w1.terminate();
-  await w2.terminate();
-  const vMs = times.map(median);
+  const vTimes = alternate(variants.map((v) => v[1]), frames, ROUNDS);
+  const vMs = vTimes.map(median);
+  /** Median per-round ratio of variant 0 (three.js) over variant v. */
+  const vsThree = (v: number): number => median(ratiosOf(vTimes[0]!, vTimes[v]!));
+  const bytesPerNs = spread(bandwidth);
+  const limitNs = BYTES_PER_JOINT_CLIP / bytesPerNs.median;
   out.push("");
   out.push(`synthetic-64, N = ${N}: variants, timed in the same alternating rounds as three.js`);
   out.push("");
@@ -229,32 +287,127 @@ async function main(): Promise<void> {
   out.push("|---|---|---|---|");
   variants.forEach(([name], v) => {
     const ms = vMs[v]!;
-    out.push(`| ${name} | ${f2(ms)} | ${f1((ms * 1e6) / (N * synth.jointCount * L))} | ${f1(vMs[0]! / ms)}× |`);
+    if (v === variants.length - 1) out.push(`| ${name} | ${f2(ms)} | ${f1(limitNs)} (the limit: ${BYTES_PER_JOINT_CLIP} B at ${f1(bytesPerNs.median)} GB/s) | |`);
+    else out.push(`| ${name} | ${f2(ms)} | ${f1((ms * 1e6) / (N * synth.jointCount * L))} | ${f1(vsThree(v))}× |`);
   });
+  const kernelNs = spread(vTimes[1]!.map((ms) => (ms * 1e6) / (N * synth.jointCount * L)));
+  const bandwidthRatio = spread(vTimes[1]!.map((ms, r) => (ms * 1e6) / (N * synth.jointCount * L) / (BYTES_PER_JOINT_CLIP / bandwidth[r]!)));
   out.push("");
-  out.push(`kernel vs JS path: ${f2(vMs[2]! / vMs[1]!)}×; worker speed-up: 2 workers vs 1 = ${f2(vMs[5]! / vMs[6]!)}×; 2 workers vs in-thread = ${f2(vMs[1]! / vMs[6]!)}×`);
+  out.push(`kernel vs JS path: ${f2(median(ratiosOf(vTimes[2]!, vTimes[1]!)))}×; memory bandwidth (memcpy probe, read + write): ${range(bytesPerNs, f1)} GB/s; kernel ${range(kernelNs, f1)} ns per joint-clip = ${range(bandwidthRatio, f1)} × the bandwidth limit (per-round ratio)`);
+
+  // Workers: synthetic-64, N = 5,000, kernel in each worker, against one worker and the in-thread kernel.
+  const NW = 5000;
+  const wOffs = offsets(NW, 4242);
+  const inThread = staggered(graph, NW, wOffs, true);
+  const pools = [1, 2, ...(cores >= 4 ? [4] : [])];
+  const workers = [];
+  for (const count of pools) workers.push(await createCrowdWorkers(recipe, NW, { workers: count, startTimes: wOffs, kernel: true }));
+  const wFns = [() => evaluateCrowd(inThread, DT), ...workers.map((w) => () => w.evaluate(DT))];
+  const wTimes = alternate(wFns, quick ? 3 : 10, ROUNDS);
+  for (const w of workers) await w.terminate();
+  const twoVsOne = spread(ratiosOf(wTimes[1]!, wTimes[2]!));
+  const fourVsOne = cores >= 4 ? spread(ratiosOf(wTimes[1]!, wTimes[3]!)) : null;
   out.push("");
-  out.push(`bandwidth limit: ${f1(head.agNs)} ns per joint-clip = ${f1(head.agNs / BANDWIDTH_NS)} × the ~${BANDWIDTH_NS} ns physical limit (28 GB/s, ~100 B per joint-clip)`);
-  out.push(`compression: ${compression.ratio === null ? "n/a" : `${f2(compression.ratio)}:1, max error ${compression.maxErrorMm!.toFixed(4)} mm`} (${compression.note})`);
-  console.log(out.join("\n"));
+  out.push(`workers: synthetic-64, N = ${NW}, the kernel in every worker, ${cores} cores`);
+  out.push("");
+  out.push("| threads | ms/frame | vs 1 worker (rounds' range) |");
+  out.push("|---|---|---|");
+  out.push(`| in-thread kernel (no worker) | ${f2(median(wTimes[0]!))} | ${range(spread(ratiosOf(wTimes[1]!, wTimes[0]!)), f2)}× |`);
+  pools.forEach((count, k) => {
+    out.push(`| ${count} worker${count > 1 ? "s" : ""} | ${f2(median(wTimes[k + 1]!))} | ${range(spread(ratiosOf(wTimes[1]!, wTimes[k + 1]!)), f2)}× |`);
+  });
+  if (cores < 4) out.push(`| 4 workers | skipped: this machine has ${cores} cores | |`);
+
+  // Crowd size: 1 … 10,000 robots.
+  const scale = await scaling(robot);
+  out.push("");
+  out.push("scaling: RobotExpressive, kernel crowd (model-space output), one thread; three.js beside it up to 1,000");
+  out.push("");
+  out.push("| N | animgraph ms/frame | animgraph µs/character | three.js ms/frame | three.js µs/character |");
+  out.push("|---|---|---|---|---|");
+  for (const s of scale) {
+    out.push(`| ${s.n} | ${range(s.agMs, (x) => x.toPrecision(3))} | ${f2((s.agMs.median * 1000) / s.n)} | ${s.threeMs ? s.threeMs.median.toPrecision(3) : "—"} | ${s.threeMs ? f1((s.threeMs.median * 1000) / s.n) : "—"} |`);
+  }
+  const perChar = (n: number): number => { const s = scale.find((x) => x.n === n)!; return (s.agMs.median * 1000) / n; };
+  const linearity = perChar(10000) / perChar(100);
+
+  let c30: CompressionFigures | null = null;
+  let c30Note = "skipped (--no-compress)";
+  if (!process.argv.includes("--no-compress")) {
+    try {
+      c30 = await compression30(ROUNDS);
+      c30Note = "CMU 131_01 + 131_03 and RobotExpressive's 14 clips resampled to 30 fps; 0.1 mm on virtual vertices 1 m from each joint (ACL's defaults)";
+    } catch (e) {
+      c30Note = `compression failed: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (c30) {
+    out.push("");
+    out.push(`compression at 30 fps (${c30Note})`);
+    out.push("");
+    out.push("| set | clips | raw bytes | compressed | ratio | max error mm | compress s |");
+    out.push("|---|---|---|---|---|---|---|");
+    for (const s of [c30.cmu, c30.robot, c30.all]) out.push(`| ${s.name} | ${s.clips} | ${s.rawBytes} | ${s.compressedBytes} | ${f2(s.ratio)}:1 | ${s.maxErrorMm.toFixed(4)} | ${f2(s.seconds)} |`);
+  }
+
+  // Every target of issue 20 next to its figure.
+  const met = (ok: boolean | null): string => (ok === null ? "—" : ok ? "met" : "**not met**");
+  const twoW = twoVsOne.median;
+  out.push("");
+  out.push("| target (issue 20) | goal | measured (median, rounds' range) | |");
+  out.push("|---|---|---|---|");
+  out.push(`| RobotExpressive crowd, N = 1,000, vs three.js (output equal within 1e-5 rad: test/crowd/robot-three-crowd.test.ts) | ≥ 30× | ${f1(robotRow.speedup)}× (${f1(robotRow.speedupLow)}–${f1(robotRow.speedupHigh)}) | ${met(robotRow.speedup >= 30)} |`);
+  out.push(`| synthetic-64 crowd, N = 1,000, vs three.js | ≥ 40× | ${f1(head.speedup)}× (${f1(head.speedupLow)}–${f1(head.speedupHigh)}) | ${met(head.speedup >= 40)} |`);
+  out.push(`| synthetic-64 kernel vs the memcpy probe's bandwidth limit | ≤ 4× | ${range(bandwidthRatio, f1)}× | ${met(bandwidthRatio.median <= 4)} |`);
+  out.push(`| two workers vs one, N = 5,000 (bit-equal: test/crowd/crowd-workers.test.ts) | ≥ 1.7× | ${range(twoVsOne, f2)}× | ${met(twoW >= 1.7)} |`);
+  out.push(`| four workers vs one, N = 5,000 | ≥ 3× on ≥ 4 cores | ${fourVsOne ? `${range(fourVsOne, f2)}×` : `skipped: ${cores} cores`} | ${met(fourVsOne ? fourVsOne.median >= 3 : null)} |`);
+  if (c30) {
+    out.push(`| compression ratio at 30 fps, CMU + robot | ≥ 21.8:1 | ${f2(c30.all.ratio)}:1 (CMU alone ${f2(c30.cmu.ratio)}:1, robot ${f2(c30.robot.ratio)}:1) | ${met(c30.all.ratio >= 21.8)}${c30.cmu.ratio < 21.8 ? " (CMU alone not)" : ""} |`);
+    out.push(`| max error at 30 fps, 1 m virtual vertices | ≤ 0.1 mm | ${c30.all.maxErrorMm.toFixed(4)} mm | ${met(c30.all.maxErrorMm <= 0.1)} |`);
+    out.push(`| decompress one pose per character (1,000 characters, CMU 131_01) | ≤ 50 ns/joint | ${f1(c30.decompressNsPerJoint)} (${f1(c30.decompressSpread[0])}–${f1(c30.decompressSpread[1])}) ns | ${met(c30.decompressNsPerJoint <= 50)} |`);
+    out.push(`| compress a 1-minute clip (131_01 played forward and back to 66 s) at 30 fps | < 2 s | ${f2(c30.oneMinuteSeconds)} s | ${met(c30.oneMinuteSeconds < 2)} |`);
+  }
+  out.push(`| allocation per frame, steady state (kernel crowd) | 0 B | ${Math.round(head.agAllocPerFrame)} B (robot ${Math.round(robotRow.agAllocPerFrame)} B) | ${met(head.agAllocPerFrame === 0 && robotRow.agAllocPerFrame === 0)} |`);
+  out.push(`| memory per character (robot, N = 1,000) | printed | ${kb(robotRow.agBytesPerChar)} KiB (${kb(robotRow.agBytesPerCharLocal)} KiB with local poses; three.js ${kb(robotRow.threeBytesPerChar)} KiB) | |`);
+  out.push(`| scaling 1 … 10,000 characters | linear | µs/character at 10,000 ÷ at 100 = ${f2(linearity)} | ${met(linearity <= 1.5)} |`);
+  out.push("");
+  out.push(`compression at the clips' own rate (today's figure): ${compression.ratio === null ? "n/a" : `${f2(compression.ratio)}:1, max error ${compression.maxErrorMm!.toFixed(4)} mm`} (${compression.note})`);
+  print(out.join("\n"));
+  const round2 = (x: number): number => Number(x.toFixed(2));
   const json = {
-    speedupVsThree: Number(head.speedup.toFixed(2)),
-    nsPerJointClip: Number(head.agNs.toFixed(2)),
-    threeNsPerJointClip: Number(head.threeNs.toFixed(2)),
-    bandwidthRatio: Number((head.agNs / BANDWIDTH_NS).toFixed(2)),
-    bytesPerCharacter: Math.round(rows.find((r) => r.workload === robot.name && r.n === 1000)!.agBytesPerChar),
-    bytesPerCharacterWithLocalPoses: Math.round(rows.find((r) => r.workload === robot.name && r.n === 1000)!.agBytesPerCharLocal),
+    speedupVsThree: round2(head.speedup),
+    nsPerJointClip: round2(head.agNs),
+    threeNsPerJointClip: round2(head.threeNs),
+    bandwidthRatio: round2(bandwidthRatio.median),
+    bytesPerCharacter: Math.round(robotRow.agBytesPerChar),
+    bytesPerCharacterWithLocalPoses: Math.round(robotRow.agBytesPerCharLocal),
     allocBytesPerFrame: Math.round(head.agAllocPerFrame),
     threeAllocBytesPerFrame: Math.round(head.threeAllocPerFrame),
-    speedupJsPath: Number((vMs[0]! / vMs[2]!).toFixed(2)),
-    kernelVsJsPath: Number((vMs[2]! / vMs[1]!).toFixed(2)),
-    twoWorkerSpeedup: Number((vMs[5]! / vMs[6]!).toFixed(2)),
-    speedupInPhaseShared: Number((vMs[0]! / vMs[3]!).toFixed(2)),
-    speedupQuantised: Number((vMs[0]! / vMs[4]!).toFixed(2)),
-    speedupTwoWorkers: Number((vMs[0]! / vMs[6]!).toFixed(2)),
-    compressionRatio: compression.ratio === null ? null : Number(compression.ratio.toFixed(2)),
+    speedupJsPath: round2(vsThree(2)),
+    kernelVsJsPath: round2(median(ratiosOf(vTimes[2]!, vTimes[1]!))),
+    twoWorkerSpeedup: round2(twoW),
+    speedupInPhaseShared: round2(vsThree(3)),
+    speedupQuantised: round2(vsThree(4)),
+    // three.js per character (N = 1,000, variant rounds) over two workers per character (N = 5,000).
+    speedupTwoWorkers: round2((median(vTimes[0]!) / N) / (median(wTimes[2]!) / NW)),
+    compressionRatio: compression.ratio === null ? null : round2(compression.ratio),
     maxErrorMm: compression.maxErrorMm === null ? null : Number(compression.maxErrorMm.toFixed(4)),
     compressionNote: compression.note,
+    robotSpeedupVsThree: round2(robotRow.speedup),
+    robotSpeedupRange: [round2(robotRow.speedupLow), round2(robotRow.speedupHigh)],
+    speedupRange: [round2(head.speedupLow), round2(head.speedupHigh)],
+    twoWorkerSpeedupRange: [round2(twoVsOne.low), round2(twoVsOne.high)],
+    fourWorkerSpeedup: fourVsOne ? round2(fourVsOne.median) : null,
+    cores,
+    memcpyGBps: round2(bytesPerNs.median),
+    compressionRatio30fps: c30 ? round2(c30.all.ratio) : null,
+    compressionRatio30fpsCmu: c30 ? round2(c30.cmu.ratio) : null,
+    compressionRatio30fpsRobot: c30 ? round2(c30.robot.ratio) : null,
+    maxErrorMm30fps: c30 ? Number(c30.all.maxErrorMm.toFixed(4)) : null,
+    decompressNsPerJoint: c30 ? round2(c30.decompressNsPerJoint) : null,
+    compressOneMinuteSeconds: c30 ? round2(c30.oneMinuteSeconds) : null,
+    compression30fpsNote: c30Note,
+    scaling: scale.map((s) => ({ n: s.n, msPerFrame: Number(s.agMs.median.toPrecision(4)), usPerCharacter: Number(((s.agMs.median * 1000) / s.n).toPrecision(4)), threeMsPerFrame: s.threeMs ? Number(s.threeMs.median.toPrecision(4)) : null })),
     seconds: Math.round((Date.now() - started) / 100) / 10,
   };
   console.log(JSON.stringify(json));
