@@ -1,4 +1,6 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { argumentError, expectArray, expectNumberArray } from "../errors/check-argument.ts";
+import { checkMirrorOptions } from "./check-mirror-arguments.ts";
 import { sideMarkers, swapMarkers, type SideMarker } from "./side-markers.ts";
 
 /** A pair of joint names that mirror each other; `[a, a]` keeps joint `a` on the mirror plane. */
@@ -39,9 +41,19 @@ export interface MirrorPairsResult {
  * marker only (`lhand`, `HandL`) pairs when exactly one swapped spelling exists; other joints lie on the
  * plane. A name whose markers disagree, a partner claimed twice, or two spellings that both exist is
  * E_MIRROR_AMBIGUOUS. With `parents`, paired joints must have paired parents (E_MIRROR_HIERARCHY): the
- * mirror of a joint's parent is its mirror's parent. Never throws on user data.
+ * mirror of a joint's parent is its mirror's parent. Never throws on user data; wrong-typed arguments
+ * throw AnimgraphError.
  */
 export function findMirrorPairs(names: readonly string[], parents: ArrayLike<number> | undefined, options: MirrorPairsOptions = {}): MirrorPairsResult {
+  const fn = "findMirrorPairs";
+  expectArray(fn, "names", names);
+  names.forEach((n, i) => {
+    if (typeof n !== "string") throw argumentError(fn, `names[${i}]`, "a string", n);
+  });
+  if (parents !== undefined) {
+    expectNumberArray(fn, "parents", parents, names.length);
+  }
+  checkMirrorOptions(fn, "options", options, names.length);
   const file = options.file ?? "<skeleton>";
   const pairsFile = options.pairsFile ?? file;
   const pairsPointer = options.pairsPointer ?? "/pairs";

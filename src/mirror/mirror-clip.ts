@@ -1,5 +1,7 @@
 import { createClip, type Clip, type FloatTrack, type JointTrack } from "../clip/clip.ts";
 import { formatDiagnostic } from "../diagnostics/diagnostic.ts";
+import { expectClip, expectSkeleton, expectString, invalidValue } from "../errors/check-argument.ts";
+import { checkMirrorOptions, expectMirrorMap, skeletonMismatch } from "./check-mirror-arguments.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { compileMirrorMap, type MirrorAxis, type MirrorMap, type MirrorOptions } from "./mirror-map.ts";
 import { sideMarkers, swapMarkers } from "./side-markers.ts";
@@ -15,14 +17,19 @@ export interface MirrorClipOptions extends MirrorOptions {
  * motion is reflected across the plane (root motion included), and mirroring the result again gives
  * the clip back within float rounding. `skeleton` is the clip's skeleton or one with the same joint
  * names (a glTF's, whose inverse bind matrices give the reference pose). Throws when the joints cannot
- * be paired (unpaired or ambiguous names, a hierarchy that is not symmetric), listing every problem;
- * `compileMirrorMap` reports the same as diagnostics for user data.
+ * be paired (AnimgraphError ERR_INVALID_VALUE listing every problem: unpaired or ambiguous names, a
+ * hierarchy that is not symmetric; `compileMirrorMap` reports the same as diagnostics for user data),
+ * and on a clip of another skeleton (ERR_SKELETON_MISMATCH) or wrong-typed arguments (ERR_ARGUMENT).
  */
 export function mirrorClip(clip: Clip, skeleton: Skeleton, options: MirrorClipOptions = {}): Clip {
-  checkSameJoints(clip, skeleton);
+  const fn = "mirrorClip";
+  expectClip(fn, "clip", clip);
+  expectSkeleton(fn, "skeleton", skeleton);
+  checkMirrorOptions(fn, "options", options, skeleton.jointCount);
+  checkSameJoints(fn, clip, skeleton);
   const compiled = compileMirrorMap(skeleton, options);
-  if (!compiled.map) throw new Error(`mirrorClip: cannot pair the joints of "${clip.name}":\n${compiled.diagnostics.map(formatDiagnostic).join("\n")}`);
-  return mirrorClipWithMap(clip, compiled.map, options.name);
+  if (!compiled.map) throw invalidValue(fn, "skeleton", `cannot pair the joints for "${clip.name}":\n${compiled.diagnostics.map(formatDiagnostic).join("\n")}`);
+  return mirrorClipWithMap(clip, compiled.map, options?.name ?? clip.name);
 }
 
 /**
@@ -34,8 +41,12 @@ export function mirrorClip(clip: Clip, skeleton: Skeleton, options: MirrorClipOp
  * is reflected, an `expression:…Left` track swaps with its `…Right` partner when the clip has one, and
  * morph-target weights are kept as they are (a mesh's morph targets say nothing about sides).
  */
-export function mirrorClipWithMap(clip: Clip, map: MirrorMap, name: string = clip.name): Clip {
-  checkSameJoints(clip, map.skeleton);
+export function mirrorClipWithMap(clip: Clip, map: MirrorMap, name?: string): Clip {
+  const fn = "mirrorClipWithMap";
+  expectClip(fn, "clip", clip);
+  expectMirrorMap(fn, "map", map);
+  if (name !== undefined) expectString(fn, "name", name);
+  checkSameJoints(fn, clip, map.skeleton);
   const J = map.partner.length;
   const rest = clip.skeleton.rest;
   const tracks: JointTrack[] = [];
@@ -64,7 +75,7 @@ export function mirrorClipWithMap(clip: Clip, map: MirrorMap, name: string = cli
     }
   }
   return createClip({
-    name, skeleton: clip.skeleton, tracks, floatTracks: mirrorFloatTracks(clip.floatTracks, map.axis), duration: clip.duration, loopMode: clip.loopMode,
+    name: name ?? clip.name, skeleton: clip.skeleton, tracks, floatTracks: mirrorFloatTracks(clip.floatTracks, map.axis), duration: clip.duration, loopMode: clip.loopMode,
   });
 }
 
@@ -123,11 +134,11 @@ function mirrorFloatTracks(tracks: readonly FloatTrack[], axis: MirrorAxis): Flo
   });
 }
 
-function checkSameJoints(clip: Clip, skeleton: Skeleton): void {
+function checkSameJoints(fn: string, clip: Clip, skeleton: Skeleton): void {
   if (clip.skeleton === skeleton) return;
   const a = clip.skeleton.names;
   const b = skeleton.names;
   if (a.length !== b.length || a.some((n, i) => n !== b[i])) {
-    throw new RangeError(`mirror: clip "${clip.name}" is bound to a skeleton of ${a.length} joints that does not match the given skeleton of ${b.length} (names must agree joint by joint)`);
+    throw skeletonMismatch(fn, "clip", `"${clip.name}" is bound to a skeleton of ${a.length} joints that does not match the mirror's skeleton of ${b.length} (names must agree joint by joint)`);
   }
 }

@@ -1,4 +1,6 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { expectSkeleton } from "../errors/check-argument.ts";
+import { checkMirrorOptions } from "./check-mirror-arguments.ts";
 import { quatConjugate, quatMultiply, quatRotateVec3 } from "../math/quat.ts";
 import { copyPose, createPose, type Pose } from "../pose/pose.ts";
 import { bindPose } from "../retarget/bind-pose.ts";
@@ -87,8 +89,11 @@ const REFLECT: Record<MirrorAxis, readonly [number, number, number]> = { x: [-1,
  * Pairs the joints (findMirrorPairs) and precomputes the mirror map. Never throws on user data: bad or
  * missing pairs come back as diagnostics and no map; a reference pose that is not symmetric across the
  * chosen plane is W_MIRROR_ASYMMETRIC (with the axis that would fit, when one does) and still maps.
+ * Wrong-typed arguments (a programmer error) throw AnimgraphError.
  */
 export function compileMirrorMap(skeleton: Skeleton, options: MirrorOptions = {}): CompileMirrorMapResult {
+  expectSkeleton("compileMirrorMap", "skeleton", skeleton);
+  checkMirrorOptions("compileMirrorMap", "options", options, skeleton.jointCount);
   const axis = options.axis ?? "x";
   const found = findMirrorPairs(skeleton.names, skeleton.parents, options);
   if (!found.partner) return { diagnostics: found.diagnostics };

@@ -1,4 +1,6 @@
 import type { Pose } from "../pose/pose.ts";
+import { expectPose } from "../errors/check-argument.ts";
+import { expectMirrorMap } from "./check-mirror-arguments.ts";
 import type { MirrorMap } from "./mirror-map.ts";
 
 /** One joint's source transform (t 3, r 4, s 3) read before anything is written, so `out` may be `src`. */
@@ -8,11 +10,13 @@ const held = new Float64Array(20);
  * Writes the mirror image of `src` into `out` (both of the map's joint count): each joint takes its
  * partner's transform through the map's constant per-joint maps (see MirrorMap). `out` may be `src`
  * (a pair's two joints are read before either is written). Allocates nothing; no validation beyond
- * the joint count, which the map fixed at compile time.
+ * the arguments' types (AnimgraphError; a pose of another joint count is ERR_SKELETON_MISMATCH).
  */
 export function mirrorPose(out: Pose, map: MirrorMap, src: Pose): Pose {
+  expectMirrorMap("mirrorPose", "map", map);
   const J = map.partner.length;
-  if (out.jointCount !== J || src.jointCount !== J) throw new RangeError(`mirrorPose: the map has ${J} joints; the poses have ${src.jointCount} and ${out.jointCount}`);
+  expectPose("mirrorPose", "out", out, J);
+  expectPose("mirrorPose", "src", src, J);
   const partner = map.partner;
   for (let k = 0; k < J; k++) {
     const j = partner[k]!;

@@ -1,3 +1,5 @@
+import { expectArray, expectString, invalidValue } from "../errors/check-argument.ts";
+
 /** Which side a marker in a joint name names. */
 export type MirrorSide = "left" | "right";
 
@@ -27,6 +29,7 @@ const WORDS: readonly [string, MirrorSide][] = [["left", "left"], ["right", "rig
 
 /** Every side marker in a name, left to right; overlapping candidates keep the longer (a word over its first letter). */
 export function sideMarkers(name: string): SideMarker[] {
+  expectString("sideMarkers", "name", name);
   const found: SideMarker[] = [];
   const lower = name.toLowerCase();
   for (let i = 0; i < name.length; i++) {
@@ -71,9 +74,10 @@ export function sideMarkers(name: string): SideMarker[] {
 
 /** The marker's text for the other side, in the same letter case (`Left` → `Right`, `l` → `r`, `LEFT` → `RIGHT`). */
 export function swapMarkerText(text: string): string {
+  expectString("swapMarkerText", "text", text);
   const lower = text.toLowerCase();
   const other = lower === "left" ? "right" : lower === "right" ? "left" : lower === "l" ? "r" : lower === "r" ? "l" : undefined;
-  if (other === undefined) throw new RangeError(`"${text}" is not a side marker`);
+  if (other === undefined) throw invalidValue("swapMarkerText", "text", `"${text}" is not a side marker (Left, Right, L, R in any case)`);
   if (text === text.toUpperCase() && text !== lower) return other.toUpperCase();
   if (text[0] === text[0]!.toUpperCase() && text !== lower) return other[0]!.toUpperCase() + other.slice(1);
   return other;
@@ -81,6 +85,8 @@ export function swapMarkerText(text: string): string {
 
 /** `name` with the given markers replaced by the other side's (the others left as they are). */
 export function swapMarkers(name: string, markers: readonly SideMarker[]): string {
+  expectString("swapMarkers", "name", name);
+  expectArray("swapMarkers", "markers", markers);
   let out = "";
   let at = 0;
   for (const m of markers) {

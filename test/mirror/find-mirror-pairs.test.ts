@@ -42,7 +42,7 @@ test("side markers: strong where the name is unmistakable, weak where only an ex
   assert.equal(swapMarkerText("RIGHT"), "LEFT");
   assert.equal(swapMarkerText("l"), "r");
   assert.equal(swapMarkerText("R"), "L");
-  assert.throws(() => swapMarkerText("x"), RangeError);
+  assert.throws(() => swapMarkerText("x"), { name: "AnimgraphError", code: "ERR_INVALID_VALUE" });
 });
 
 test("a side name without its other side is E_MIRROR_UNPAIRED, naming the joint and the partner it looked for", () => {

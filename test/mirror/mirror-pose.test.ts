@@ -5,7 +5,7 @@ import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { createClip, type JointTrack } from "../../src/clip/clip.ts";
 import { createClipCursor, sampleClip } from "../../src/clip/index.ts";
-import { compileMirrorMap, mirrorClip, mirrorClipWithMap, mirrorPose, type MirrorMap } from "../../src/mirror/index.ts";
+import { compileMirrorMap, findMirrorPairs, mirrorClip, mirrorClipWithMap, mirrorPose, type MirrorMap } from "../../src/mirror/index.ts";
 import { copyPose, createPose, type Pose } from "../../src/pose/pose.ts";
 import { mulberry32 } from "../helpers/seeded-random.ts";
 import { modelPositions, randomPose, randomQuat, symmetricRig } from "./symmetric-rig.ts";
@@ -137,9 +137,30 @@ test("mirrorClip keeps key times, duration, loop mode and name (or takes a new n
 test("mirrorClip throws, listing every problem, when the joints cannot be paired", () => {
   const rig = symmetricRig(3, 2, 1, 1);
   const clip = createClip({ name: "c", skeleton: rig.skeleton, tracks: [] });
-  assert.throws(() => mirrorClip(clip, rig.skeleton, { pairs: [["Ghost", "Root"]] }), /no joint "Ghost"/);
+  assert.throws(() => mirrorClip(clip, rig.skeleton, { pairs: [["Ghost", "Root"]] }), { name: "AnimgraphError", code: "ERR_INVALID_VALUE", message: /no joint "Ghost"/ });
   const other = symmetricRig(4, 3, 1, 1);
-  assert.throws(() => mirrorClip(clip, other.skeleton), /does not match/);
+  assert.throws(() => mirrorClip(clip, other.skeleton), { name: "AnimgraphError", code: "ERR_SKELETON_MISMATCH", message: /does not match/ });
+});
+
+test("wrong-typed arguments throw AnimgraphError naming the argument, never a raw TypeError", () => {
+  const rig = symmetricRig(3, 2, 1, 1);
+  const map = mapOf(rig);
+  const clip = createClip({ name: "c", skeleton: rig.skeleton, tracks: [] });
+  const pose = createPose(rig.skeleton.jointCount);
+  const cases: [() => unknown, string, string][] = [
+    [() => mirrorPose(pose, {} as MirrorMap, pose), "ERR_ARGUMENT", "map"],
+    [() => mirrorPose(createPose(1), map, pose), "ERR_SKELETON_MISMATCH", "out"],
+    [() => mirrorPose(pose, map, null as unknown as Pose), "ERR_ARGUMENT", "src"],
+    [() => mirrorClip(null as unknown as typeof clip, rig.skeleton), "ERR_ARGUMENT", "clip"],
+    [() => mirrorClip(clip, rig.skeleton, { axis: "w" as "x" }), "ERR_ARGUMENT", "options.axis"],
+    [() => mirrorClip(clip, rig.skeleton, { pairs: [["a"]] as unknown as [string, string][] }), "ERR_ARGUMENT", "options.pairs[0]"],
+    [() => mirrorClip(clip, rig.skeleton, { reference: createPose(1) }), "ERR_SKELETON_MISMATCH", "options.reference"],
+    [() => mirrorClipWithMap(clip, map, 3 as unknown as string), "ERR_ARGUMENT", "name"],
+    [() => compileMirrorMap({} as typeof rig.skeleton), "ERR_ARGUMENT", "skeleton"],
+    [() => findMirrorPairs([1] as unknown as string[], undefined), "ERR_ARGUMENT", "names[0]"],
+    [() => findMirrorPairs(["a", "b"], [0]), "ERR_OUT_OF_RANGE", "parents"],
+  ];
+  for (const [call, code, argument] of cases) assert.throws(call, { name: "AnimgraphError", code, argument }, argument);
 });
 
 setFlagsFromString("--expose-gc");
