@@ -4,6 +4,7 @@
 import { trigger, type Diagnostic, type GraphInstance } from "animgraph";
 import { applyPoseToThree } from "animgraph/three";
 import { createBlendPanel } from "./blend-panel.ts";
+import { createCheckPanel } from "./check-panel.ts";
 import { readCharacter, type Character } from "./character.ts";
 import { createCrowdPanel } from "./crowd-panel.ts";
 import { defaultGraphText } from "./default-graph.ts";
@@ -39,6 +40,12 @@ let pendingTravels: TravelCommand[] = [];
 let lastError = "";
 
 const timeline = createTimelinePanel(store, () => live);
+const checkPanel = createCheckPanel($<HTMLButtonElement>("run-check"), $("check-findings"), {
+  getLive: () => live,
+  importTimeline: (text, name) => importTimeline(text, name),
+  select: (d) => selectFinding(d),
+  status: (text) => setStatus(text),
+});
 const crowd = createCrowdPanel(viewport, () => live, () => character);
 const graphPanel = createGraphPanel(store, {
   layers: $("layers"), path: $("graph-path"), graph: $("graph"), currentState: $("current-state"), transitions: $("transitions"),
@@ -107,6 +114,7 @@ function applyDocument(options: { quiet?: boolean } = {}): boolean {
 /** Makes `next` the graph that plays, and every panel show it. */
 function play(next: Live): void {
   live = next;
+  checkPanel.clear();
   timeline.goLive();
   graphPanel.show(next);
   paramsView = createParamsView($("params"), next.spec, () => live!.instance, () => timeline.goLive());
@@ -323,7 +331,7 @@ async function start(): Promise<void> {
 
 const ready = start().catch((e) => { setStatus(`failed to start: ${(e as Error).message}`); throw e; });
 installTestHooks({
-  ready, store, editor, viewport, crowd, perf, fade, timeline,
+  ready, store, editor, viewport, crowd, perf, fade, timeline, check: checkPanel,
   live: () => live,
   character: () => character,
   loadCharacter,

@@ -3,6 +3,7 @@
 import { forEachDiagnostic } from "@codemirror/lint";
 import { createCrowd, evaluateCrowd, setParam } from "animgraph";
 import type { Character } from "./character.ts";
+import type { CheckPanel } from "./check-panel.ts";
 import type { CrowdPanel } from "./crowd-panel.ts";
 import { drawItems } from "./crowd-renderer.ts";
 import type { EditorViewHandle } from "./editor-view.ts";
@@ -24,6 +25,7 @@ export interface TestHookContext {
   readonly perf: PerfPanel;
   readonly fade: FadeView;
   readonly timeline: TimelinePanel;
+  readonly check: CheckPanel;
   live(): Live | undefined;
   character(): Character | undefined;
   loadCharacter(bytes: Uint8Array, name: string): Promise<void>;
@@ -88,6 +90,13 @@ export function installTestHooks(c: TestHookContext): void {
       },
       importTimeline: (text: string, name = "imported.timeline.json") => c.importTimeline(text, name),
       showStep: (k: number) => c.timeline.showStep(k),
+      /** Runs the check panel on the graph that plays: per finding its code, pointer and witness steps. */
+      runCheck: () => {
+        const r = c.check.run();
+        return r ? { complete: r.exploration.complete, findings: r.findings.map((f) => ({ code: f.code, pointer: f.pointer, steps: f.witness?.steps ?? 0, replayed: f.witness?.replayed ?? false })) } : null;
+      },
+      /** Loads check finding i's witness into the rewind bar (as its button does); its step count. */
+      loadWitness: (i: number) => c.check.loadWitness(i),
       goLive: () => c.timeline.goLive(),
       shownStep: () => c.store.selection.step,
       /** The camera's distance to its target and the character's framed size (for the framing tests). */

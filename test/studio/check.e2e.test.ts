@@ -1,0 +1,83 @@
+// End-to-end test of the studio's check panel in headless Chromium: "Check graph" lists the checker's
+// findings beside the linter's (none for the robot graph), and a finding's witness loads into the
+// record-and-rewind bar, where the rewound character shows the fault (frozen in Jump).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build, preview, type PreviewServer } from "vite";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { repoPath } from "../helpers/assets.ts";
+
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
+
+let server: PreviewServer | undefined;
+// Its own build directory: other end-to-end files build the studio into studio/dist at the same time.
+const outDir = mkdtempSync(join(tmpdir(), "animgraph-check-e2e-"));
+let browser: Browser | undefined;
+let page: Page;
+const pageErrors: string[] = [];
+
+before(async () => {
+  if (skip) return;
+  const configFile = repoPath("studio/vite.config.ts");
+  await build({ configFile, logLevel: "error", build: { outDir, emptyOutDir: true } });
+  server = await preview({ configFile, build: { outDir }, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--no-first-run", "--disable-background-networking", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await page.goto(server.resolvedUrls!.local[0]!);
+  await page.waitForFunction("window.animgraphStudio !== undefined");
+  await page.evaluate("window.animgraphStudio.ready");
+  await page.waitForFunction("document.body.dataset.state !== undefined", undefined, { timeout: 60_000 });
+}, { timeout: 180_000 });
+
+after(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+const checkItems = (): Promise<{ code: string; text: string; witness: boolean }[]> =>
+  page.evaluate(`[...document.querySelectorAll("#check-findings li")].map((li) => ({ code: li.dataset.code ?? "", text: li.textContent, witness: li.querySelector(".load-witness") !== null }))`);
+
+test("Check graph on the robot graph: no findings, shown beside the linter's", { skip, timeout: 120_000 }, async () => {
+  await page.click("#run-check");
+  await page.waitForFunction(`document.querySelector("#check-findings li") !== null`, undefined, { timeout: 60_000 });
+  const items = await checkItems();
+  assert.match(items[0]!.text, /^Check: no findings · \d+ configurations, depth \d+, complete/);
+  assert.equal(items.filter((i) => i.code !== "").filter((i) => !i.code.startsWith("I_")).length, 0);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("a planted stuck state: its witness loads into the rewind bar and the character stays in Jump", { skip, timeout: 120_000 }, async () => {
+  const text = readFileSync(repoPath("examples/check/jump-gap.animgraph.json"), "utf8");
+  await page.evaluate(`window.animgraphStudio.reloadGraph(${JSON.stringify(text)}, "jump-gap.animgraph.json")`);
+  await page.waitForFunction(`document.body.dataset.graph === "ok"`, undefined, { timeout: 30_000 });
+  assert.equal((await checkItems()).length, 0, "a new graph clears the last report");
+  await page.click("#run-check");
+  await page.waitForFunction(`document.querySelector('#check-findings li[data-code="W_CHECK_STUCK_STATE"]') !== null`, undefined, { timeout: 60_000 });
+  const items = await checkItems();
+  const stuck = items.find((i) => i.code === "W_CHECK_STUCK_STATE")!;
+  assert.match(stuck.text, /\/layers\/0\/machine\/states\/Jump/);
+  assert.ok(stuck.witness, "the finding has a load-witness button");
+  const report = await page.evaluate(`window.animgraphStudio.runCheck()`) as { findings: { code: string; steps: number; replayed: boolean }[] };
+  const i = report.findings.findIndex((f) => f.code === "W_CHECK_STUCK_STATE");
+  assert.equal(report.findings[i]!.replayed, true);
+  await page.click(`#check-findings li[data-code="W_CHECK_STUCK_STATE"] .load-witness`);
+  await page.waitForFunction(`window.animgraphStudio.shownStep() === 0`, undefined, { timeout: 10_000 });
+  const steps = report.findings[i]!.steps;
+  assert.equal(await page.evaluate(`window.animgraphStudio.recording().steps`), steps, "the recording is the witness run");
+  // The end of the witness: the jump is over, and the character still hangs in it.
+  await page.evaluate(`window.animgraphStudio.showStep(${steps})`);
+  await page.waitForFunction(`document.body.dataset.state === "Jump"`, undefined, { timeout: 10_000 });
+  await page.evaluate(`window.animgraphStudio.showStep(${steps - 60})`);
+  await page.waitForFunction(`document.body.dataset.state === "Jump"`, undefined, { timeout: 10_000 });
+  assert.deepEqual(pageErrors, []);
+});
