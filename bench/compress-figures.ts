@@ -7,6 +7,7 @@ import type { CompressedClip } from "../src/compress/compressed-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../src/compress/sample-compressed-clip.ts";
 import { loadBvh } from "../src/io/bvh/load-bvh.ts";
 import { loadGltfFile } from "../src/io/gltf/load-gltf-file.ts";
+import type { QuatInterpolation } from "../src/math/quat.ts";
 import { createPose } from "../src/pose/pose.ts";
 import { sharedAsset } from "../test/helpers/assets.ts";
 import { median } from "./measure.ts";
@@ -35,9 +36,15 @@ export interface CompressionFigures {
   readonly robot: SetFigures;
   /** Both sets together: Σ raw / Σ compressed, the largest error. */
   readonly all: SetFigures;
-  /** Median ns per joint to decompress one pose of each of `characters` out-of-phase characters. */
+  /**
+   * Median ns per joint (and the rounds' range) to decompress one pose of each of 1,000 out-of-phase
+   * characters playing CMU 131_01 at 60 Hz, rotations interpolated by nlerp between keys (as ACL
+   * decompresses; the clip compressed for nlerp, so the bound holds for what is sampled).
+   */
   readonly decompressNsPerJoint: number;
   readonly decompressSpread: readonly [number, number];
+  /** The same with exact slerp between keys (`sampleCompressedClip`'s default: acos and sin per track). */
+  readonly decompressNsPerJointSlerp: number;
   /** Seconds to compress a one-minute CMU clip (131_01 repeated to 60 s, 120 fps source) at 30 fps. */
   readonly oneMinuteSeconds: number;
 }
@@ -77,7 +84,7 @@ function repeated(clip: Clip, repeats: number): Clip {
 }
 
 /** ns per joint for one pose of each of `characters` characters at out-of-phase times, ROUNDS rounds. */
-function decompressSpeed(clip: CompressedClip, characters: number, rounds: number): { median: number; low: number; high: number } {
+function decompressSpeed(clip: CompressedClip, characters: number, rounds: number, quatMode: QuatInterpolation): { median: number; low: number; high: number } {
   const J = clip.skeleton.jointCount;
   const pose = createPose(J);
   const cursors = Array.from({ length: characters }, () => createCompressedClipCursor(clip));
@@ -87,7 +94,7 @@ function decompressSpeed(clip: CompressedClip, characters: number, rounds: numbe
       let t = times[i]! + dt;
       if (t > clip.duration) t -= clip.duration;
       times[i] = t;
-      sampleCompressedClip(pose, clip, t, cursors[i]!);
+      sampleCompressedClip(pose, clip, t, cursors[i]!, quatMode);
     }
   };
   for (let k = 0; k < 20; k++) frame(1 / 60);
@@ -118,11 +125,14 @@ export async function compressionFigures(rounds: number): Promise<CompressionFig
     ratio: (cmu.figures.rawBytes + bot.figures.rawBytes) / (cmu.figures.compressedBytes + bot.figures.compressedBytes),
     maxErrorMm: Math.max(cmu.figures.maxErrorMm, bot.figures.maxErrorMm), seconds: cmu.figures.seconds + bot.figures.seconds,
   };
-  const speed = decompressSpeed(cmu.compressed[0]!, 1000, rounds);
+  const forNlerp = compressClip(cmuClips[0]!.clip, { tolerance: TOLERANCE_M, virtualVertexDistance: SHELL_M, unitsPerMetre: CMU_UNITS_PER_METRE, sampleRate: RATE, quatMode: "nlerp" });
+  if (!forNlerp.compressed) throw new Error(`131_01 for nlerp: ${JSON.stringify(forNlerp.diagnostics)}`);
+  const speed = decompressSpeed(forNlerp.compressed, 1000, rounds, "nlerp");
+  const slerpSpeed = decompressSpeed(cmu.compressed[0]!, 1000, rounds, "slerp");
   const minute = repeated(cmuClips[0]!.clip, Math.ceil(60 / cmuClips[0]!.clip.duration));
   const t0 = performance.now();
   const r = compressClip(minute, { tolerance: TOLERANCE_M, virtualVertexDistance: SHELL_M, unitsPerMetre: CMU_UNITS_PER_METRE, sampleRate: RATE });
   const oneMinuteSeconds = (performance.now() - t0) / 1000;
   if (!r.compressed) throw new Error(`one-minute clip: ${JSON.stringify(r.diagnostics)}`);
-  return { cmu: cmu.figures, robot: bot.figures, all, decompressNsPerJoint: speed.median, decompressSpread: [speed.low, speed.high], oneMinuteSeconds };
+  return { cmu: cmu.figures, robot: bot.figures, all, decompressNsPerJoint: speed.median, decompressSpread: [speed.low, speed.high], decompressNsPerJointSlerp: slerpSpeed.median, oneMinuteSeconds };
 }

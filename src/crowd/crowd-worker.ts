@@ -13,6 +13,7 @@ interface WorkerInput {
   readonly count: number;
   readonly share: boolean;
   readonly kernel: boolean;
+  readonly localPoses: boolean;
   readonly startTimes: Float64Array | null;
   readonly pose: SharedArrayBuffer;
   readonly model: SharedArrayBuffer;
@@ -27,6 +28,7 @@ try {
   const graph = await buildGraph(input.recipe);
   const crowd = createCrowd(graph, input.count, {
     share: input.share,
+    localPoses: input.localPoses,
     ...(input.kernel ? { kernel: loadCrowdKernelSync() } : {}),
     buffers: { pose: input.pose, model: input.model, first: input.first },
   });

@@ -32,6 +32,12 @@ export interface CrowdWorkersOptions {
    * memory and copies its characters' poses and matrices into the shared buffers. Default false.
    */
   readonly kernel?: boolean;
+  /**
+   * Keep every character's local pose in `poseBuffer` (default true). False shares only the model
+   * matrices (what GPU skinning reads): workers then neither write nor copy local poses, and
+   * `poseBuffer` is empty. See CrowdOptions.localPoses.
+   */
+  readonly localPoses?: boolean;
 }
 
 /**
@@ -44,7 +50,7 @@ export interface CrowdWorkers {
   readonly count: number;
   /** Joints per character. */
   readonly jointCount: number;
-  /** Every character's local pose, 10·J floats each, in a SharedArrayBuffer (as `Crowd.poseBuffer`). */
+  /** Every character's local pose, 10·J floats each, in a SharedArrayBuffer (as `Crowd.poseBuffer`); empty with `localPoses: false`. */
   readonly poseBuffer: Float32Array;
   /** Every character's model-space matrices, 16·J floats each, in a SharedArrayBuffer (as `Crowd.model`). */
   readonly model: Float32Array;
@@ -83,7 +89,8 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
   const J = graph.skeleton.jointCount;
   const P = poseStride(J);
   const nParams = graph.params.length;
-  const pose = new SharedArrayBuffer(4 * count * P);
+  const localPoses = options.localPoses !== false;
+  const pose = new SharedArrayBuffer(localPoses ? 4 * count * P : 0);
   const model = new SharedArrayBuffer(4 * count * 16 * J);
   const params = new SharedArrayBuffer(8 * Math.max(1, count * nParams));
   const control = new SharedArrayBuffer(24);
@@ -106,7 +113,7 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
     const worker = new Worker(fromSource ? entry : url, {
       eval: fromSource,
       workerData: {
-        recipe, first, count: last - first, share: options.share !== false, kernel: options.kernel === true,
+        recipe, first, count: last - first, share: options.share !== false, kernel: options.kernel === true, localPoses,
         startTimes: options.startTimes ? options.startTimes.slice(first, last) : null,
         pose, model, params, control,
       },

@@ -52,7 +52,8 @@ export interface CrowdOptions {
    * Keep every character's local pose (default true). False keeps only the model-space matrices — what
    * GPU skinning and most renderers consume — and saves 40·J bytes per character: `poseBuffer` is then
    * empty, `poses` too, and every instance's `result.pose` is one scratch pose the crowd reuses from
-   * character to character (valid only while that character is being evaluated). Not with `buffers`.
+   * character to character (valid only while that character is being evaluated). With `buffers`, their
+   * `pose` is then neither read nor written (worker threads asked for model matrices only).
    */
   readonly localPoses?: boolean;
 }
@@ -172,10 +173,10 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   const P = poseStride(J);
   const b = options.buffers;
   const first = b ? b.first : 0;
+  const local = options.localPoses !== false;
   const external = b
-    ? { pose: new Float32Array(b.pose, 4 * first * P, count * P), model: new Float32Array(b.model, 4 * first * 16 * J, count * 16 * J) }
+    ? { pose: local ? new Float32Array(b.pose, 4 * first * P, count * P) : new Float32Array(0), model: new Float32Array(b.model, 4 * first * 16 * J, count * 16 * J) }
     : null;
-  const local = options.localPoses !== false || b !== undefined;
   const kernelSide = options.kernel ? createWasmCrowd(options.kernel, graph, count, options.root, local) : null;
   const poseBuffer = kernelSide ? kernelSide.poseBuffer : external ? external.pose : new Float32Array(local ? count * P : 0);
   const scratchPose = local ? null : createPose(J);

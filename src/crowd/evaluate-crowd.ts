@@ -32,11 +32,12 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to = crowd.cou
     const mirror = crowd.mirror;
     if (mirror) {
       const P = 10 * skeleton.jointCount, Q = 16 * skeleton.jointCount;
+      // Without local poses (`localPoses: false`) both pose buffers are empty: only matrices are copied.
       if (from === 0 && to === crowd.count) {
         mirror.pose.set(crowd.poseBuffer);
         mirror.model.set(crowd.model);
       } else {
-        mirror.pose.set(crowd.poseBuffer.subarray(from * P, to * P), from * P);
+        if (mirror.pose.length > 0) mirror.pose.set(crowd.poseBuffer.subarray(from * P, to * P), from * P);
         mirror.model.set(crowd.model.subarray(from * Q, to * Q), from * Q);
       }
     }
@@ -85,7 +86,7 @@ export function evaluateCrowdSelected(crowd: Crowd, selected: Int32Array, select
       const pose = crowd.poseBuffer, model = crowd.model;
       for (let k = 0; k < selectedCount; k++) {
         const i = selected[k]!;
-        for (let x = i * P, end = x + P; x < end; x++) mirror.pose[x] = pose[x]!;
+        if (mirror.pose.length > 0) for (let x = i * P, end = x + P; x < end; x++) mirror.pose[x] = pose[x]!;
         for (let x = i * Q, end = x + Q; x < end; x++) mirror.model[x] = model[x]!;
       }
     }

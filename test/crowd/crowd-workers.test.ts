@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createCrowd, evaluateCrowd } from "../../src/crowd/index.ts";
+import { createCrowd, evaluateCrowd, loadCrowdKernelSync } from "../../src/crowd/index.ts";
 import { createCrowdWorkers } from "../../src/crowd/crowd-workers.ts";
 import { step } from "../../src/graph/step.ts";
 import { robotGraph } from "./robot-graph.ts";
@@ -31,5 +31,29 @@ test("a crowd split across two worker threads gives the single-threaded poses an
     assert.notDeepEqual(local.poses[1]!.r, local.poses[5]!.r);
   } finally {
     await workers.terminate();
+  }
+});
+
+test("localPoses: false: workers share only the model matrices, bit for bit the single-threaded ones (JS path and kernel)", async () => {
+  const n = 9;
+  const startTimes = Float64Array.from({ length: n }, (_, i) => 0.17 * i);
+  const recipe = { module: new URL("./robot-graph.ts", import.meta.url).href, exportName: "robotGraph" };
+  const graph = await robotGraph();
+  for (const kernel of [false, true]) {
+    const workers = await createCrowdWorkers(recipe, n, { workers: 2, startTimes, kernel, localPoses: false });
+    try {
+      const local = createCrowd(graph, n, { localPoses: false, ...(kernel ? { kernel: loadCrowdKernelSync() } : {}) });
+      for (let i = 0; i < n; i++) step(graph, local.instances[i]!, startTimes[i]!);
+      evaluateCrowd(local, 0);
+      for (let k = 0; k < 60; k++) {
+        evaluateCrowd(local, 1 / 30);
+        workers.evaluate(1 / 30);
+      }
+      assert.equal(workers.poseBuffer.length, 0);
+      assert.deepEqual(workers.model, local.model, kernel ? "kernel" : "JS path");
+      assert.notDeepEqual(local.matrices[1], local.matrices[6]);
+    } finally {
+      await workers.terminate();
+    }
   }
 });
