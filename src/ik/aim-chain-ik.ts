@@ -1,5 +1,6 @@
 import type { QuatArray } from "../math/quat.ts";
-import { aimIk } from "./aim-ik.ts";
+import { expectFiniteNumber, expectInteger, expectNumberArray, invalidValue } from "../errors/check-argument.ts";
+import { solveAim } from "./aim-ik.ts";
 
 // Scratch: the job is synchronous, so module-level arrays keep a call allocation-free.
 const turn = new Float64Array(4);
@@ -28,7 +29,23 @@ export function aimChainIk(
   target: QuatArray, targetAt: number,
   weight: number,
 ): number {
+  const fn = "aimChainIk";
+  expectNumberArray(fn, "chain", chain);
   const n = chain.length;
+  expectNumberArray(fn, "jointWeights", jointWeights, n);
+  expectNumberArray(fn, "maxAngles", maxAngles, n);
+  expectNumberArray(fn, "rotations", rotations);
+  expectNumberArray(fn, "positions", positions);
+  for (let i = 0; i < n; i++) {
+    const j = chain[i]!;
+    expectInteger(fn, "chain[i]", j);
+    if (4 * j + 4 > rotations.length || 3 * j + 3 > positions.length) throw invalidValue(fn, "chain", `joint ${j} is outside rotations (${rotations.length / 4} joints) or positions (${positions.length / 3})`);
+  }
+  expectInteger(fn, "axisAt", axisAt);
+  expectNumberArray(fn, "axis", axis, axisAt + 3);
+  expectInteger(fn, "targetAt", targetAt);
+  expectNumberArray(fn, "target", target, targetAt + 3);
+  expectFiniteNumber(fn, "weight", weight);
   if (n === 0) return 0;
   const tip = chain[n - 1]!;
   const w = weight > 0 ? (weight < 1 ? weight : 1) : 0;
@@ -40,7 +57,7 @@ export function aimChainIk(
     before[0] = rotations[4 * tip]!; before[1] = rotations[4 * tip + 1]!; before[2] = rotations[4 * tip + 2]!; before[3] = rotations[4 * tip + 3]!;
     if (!(share > 0)) continue;
     // aimIk turns min(angle, limit) · share: a limit of maxAngle / share makes it min(share · angle, maxAngle).
-    aimIk(turn, 0, before, 0, positions, 3 * tip, axis, axisAt, target, targetAt, maxAnglesOf(maxAngles, i) / share, share);
+    solveAim(turn, 0, before, 0, positions, 3 * tip, axis, axisAt, target, targetAt, maxAnglesOf(maxAngles, i) / share, share);
     // turn = new · before⁻¹ (the model-space swing about joint j's position).
     swingOf(turn, before);
     if (turn[3]! >= 1 - 1e-15) continue;
@@ -55,7 +72,7 @@ export function aimChainIk(
   }
   // The angle left after the last turn.
   before[0] = rotations[4 * tip]!; before[1] = rotations[4 * tip + 1]!; before[2] = rotations[4 * tip + 2]!; before[3] = rotations[4 * tip + 3]!;
-  return aimIk(turn, 0, before, 0, positions, 3 * tip, axis, axisAt, target, targetAt, 0, 0);
+  return solveAim(turn, 0, before, 0, positions, 3 * tip, axis, axisAt, target, targetAt, 0, 0);
 }
 
 function maxAnglesOf(maxAngles: ArrayLike<number>, i: number): number {

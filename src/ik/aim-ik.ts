@@ -1,3 +1,4 @@
+import { expectFiniteNumber, expectInteger, expectNumberArray } from "../errors/check-argument.ts";
 import { quatFromAxisAngle, quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
 
 const v = new Float64Array(6);
@@ -12,6 +13,25 @@ const r = new Float64Array(4);
  * changes nothing. No allocation; inputs are read before `out` is written, so `out` may be `rotation`.
  */
 export function aimIk(
+  out: QuatArray, o: number,
+  rotation: QuatArray, rotationAt: number,
+  position: QuatArray, positionAt: number,
+  axis: QuatArray, axisAt: number,
+  target: QuatArray, targetAt: number,
+  maxAngle: number, weight: number,
+): number {
+  const fn = "aimIk";
+  for (const [name, array, at, size] of [["out", out, o, 4], ["rotation", rotation, rotationAt, 4], ["position", position, positionAt, 3], ["axis", axis, axisAt, 3], ["target", target, targetAt, 3]] as const) {
+    expectInteger(fn, name === "out" ? "o" : `${name}At`, at);
+    expectNumberArray(fn, name, array, at + size);
+  }
+  expectFiniteNumber(fn, "maxAngle", maxAngle);
+  expectFiniteNumber(fn, "weight", weight);
+  return solveAim(out, o, rotation, rotationAt, position, positionAt, axis, axisAt, target, targetAt, maxAngle, weight);
+}
+
+/** {@link aimIk} without the argument checks, for the library's own loops. */
+export function solveAim(
   out: QuatArray, o: number,
   rotation: QuatArray, rotationAt: number,
   position: QuatArray, positionAt: number,

@@ -1,5 +1,6 @@
 import { quatFromAxisAngle, quatInvert, quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
-import { twoBoneIk } from "./two-bone-ik.ts";
+import { expectFiniteNumber, expectFunction, expectInteger, expectNumberArray, expectOptionalObject, invalidValue } from "../errors/check-argument.ts";
+import { solveTwoBoneIk } from "./two-bone-ik.ts";
 
 /**
  * The ground under a point: writes the ground's height (along the job's `up`) below the model-space point
@@ -61,8 +62,21 @@ export function footPlacement(
   ground: GroundFunction, weight: number,
   settings: FootPlacementSettings = NO_SETTINGS,
 ): number {
+  const fn = "footPlacement";
+  expectNumberArray(fn, "rotations", rotations);
+  expectNumberArray(fn, "positions", positions);
+  expectInteger(fn, "pelvis", pelvis);
+  expectNumberArray(fn, "legs", legs);
+  expectFunction(fn, "ground", ground);
+  expectFiniteNumber(fn, "weight", weight);
+  expectOptionalObject(fn, "settings", settings);
   const count = Math.floor(legs.length / 3);
-  if (count > MAX_FOOT_PLACEMENT_LEGS) throw new RangeError(`footPlacement: at most ${MAX_FOOT_PLACEMENT_LEGS} legs, got ${count}`);
+  if (count > MAX_FOOT_PLACEMENT_LEGS || legs.length % 3 !== 0) throw invalidValue(fn, "legs", `needs 3 joints per leg for at most ${MAX_FOOT_PLACEMENT_LEGS} legs, got ${legs.length} numbers`);
+  for (let k = -1; k < legs.length; k++) {
+    const j = k < 0 ? pelvis : legs[k]!;
+    if (k >= 0) expectInteger(fn, "legs[i]", j);
+    if (4 * j + 4 > rotations.length || 3 * j + 3 > positions.length) throw invalidValue(fn, k < 0 ? "pelvis" : "legs", `joint ${j} is outside rotations (${rotations.length / 4} joints) or positions (${positions.length / 3})`);
+  }
   const w = weight > 0 ? (weight < 1 ? weight : 1) : 0;
   if (!(w > 0) || count === 0) return 0;
   const up = settings.up ?? Y_UP, fwd = settings.forward ?? Z_FORWARD;
@@ -103,7 +117,7 @@ export function footPlacement(
     tgt[1] = positions[3 * e + 1]! + lift * uy;
     tgt[2] = positions[3 * e + 2]! + lift * uz;
     for (let c = 0; c < 3; c++) pole[c] = fwd[c]!;
-    twoBoneIk(solved, 0, positions, 3 * a, 3 * b, 3 * e, rotations, 4 * a, 4 * b, tgt, 0, pole, 0, 1, ikSettings);
+    solveTwoBoneIk(solved, 0, positions, 3 * a, 3 * b, 3 * e, rotations, 4 * a, 4 * b, tgt, 0, pole, 0, 1, ikSettings);
     // New positions: the knee and the ankle carried by each bone's turn (new · old⁻¹).
     quatInvert(inv, 0, rotations, 4 * a);
     quatMultiply(rel, 0, solved, 0, inv, 0);

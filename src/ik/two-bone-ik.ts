@@ -1,3 +1,4 @@
+import { expectFiniteNumber, expectInteger, expectNumberArray, expectOptionalObject } from "../errors/check-argument.ts";
 import { quatFromAxisAngle, quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
 
 // Scratch for the solver: module-level so a call allocates nothing (the job is synchronous).
@@ -52,6 +53,35 @@ const QA = 0, QB = 4, R = 8;
  * rotations, never NaN.
  */
 export function twoBoneIk(
+  out: QuatArray, o: number,
+  positions: QuatArray, upperAt: number, middleAt: number, endAt: number,
+  rotations: QuatArray, upperRotAt: number, middleRotAt: number,
+  target: QuatArray, targetAt: number,
+  pole: QuatArray, poleAt: number,
+  weight: number,
+  settings: TwoBoneIkSettings = NO_SETTINGS,
+): number {
+  const fn = "twoBoneIk";
+  expectInteger(fn, "o", o);
+  expectNumberArray(fn, "out", out, o + 8);
+  for (const [name, at] of [["upperAt", upperAt], ["middleAt", middleAt], ["endAt", endAt]] as const) {
+    expectInteger(fn, name, at);
+    expectNumberArray(fn, "positions", positions, at + 3);
+  }
+  expectInteger(fn, "upperRotAt", upperRotAt);
+  expectInteger(fn, "middleRotAt", middleRotAt);
+  expectNumberArray(fn, "rotations", rotations, Math.max(upperRotAt, middleRotAt) + 4);
+  expectInteger(fn, "targetAt", targetAt);
+  expectNumberArray(fn, "target", target, targetAt + 3);
+  expectInteger(fn, "poleAt", poleAt);
+  expectNumberArray(fn, "pole", pole, poleAt + 3);
+  expectFiniteNumber(fn, "weight", weight);
+  expectOptionalObject(fn, "settings", settings);
+  return solveTwoBoneIk(out, o, positions, upperAt, middleAt, endAt, rotations, upperRotAt, middleRotAt, target, targetAt, pole, poleAt, weight, settings);
+}
+
+/** {@link twoBoneIk} without the argument checks, for the library's own per-key loops. */
+export function solveTwoBoneIk(
   out: QuatArray, o: number,
   positions: QuatArray, upperAt: number, middleAt: number, endAt: number,
   rotations: QuatArray, upperRotAt: number, middleRotAt: number,

@@ -1,3 +1,4 @@
+import { expectPose, expectSkeleton, expectTypedArray } from "../errors/check-argument.ts";
 import { quatInvert, quatMultiply, quatNormalize, quatRotateVec3 } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
@@ -19,8 +20,16 @@ const v = new Float64Array(3);
  * model rotations, positions and uniform scales of `modelFrames`. No allocation.
  */
 export function writeModelPose(pose: Pose, skeleton: Skeleton, q: Float64Array, p: Float64Array, s: Float64Array, changed: Uint8Array): void {
+  const fn = "writeModelPose";
+  expectSkeleton(fn, "skeleton", skeleton);
+  const J = skeleton.jointCount;
+  expectPose(fn, "pose", pose, J);
+  expectTypedArray(fn, "q", q, Float64Array, 4 * J);
+  expectTypedArray(fn, "p", p, Float64Array, 3 * J);
+  expectTypedArray(fn, "s", s, Float64Array, J);
+  expectTypedArray(fn, "changed", changed, Uint8Array, J);
   const parents = skeleton.parents;
-  for (let j = 0; j < skeleton.jointCount; j++) {
+  for (let j = 0; j < J; j++) {
     const parent = parents[j]!;
     const flags = changed[j]!;
     if (parent < 0) {

@@ -40,9 +40,17 @@ export interface RetargetOptions extends CompileBoneMapOptions {
    * foot gives way towards where the leg puts it rather than the leg bending further.
    */
   readonly maxLegDeviation?: number;
+  /**
+   * With foot IK, keys are added (evenly, between the source's) so that consecutive keys are at most
+   * 1 / minKeyRate seconds apart. Default 60. IK bends legs non-linearly between the source's keys: a player
+   * interpolating a 24 fps result linearly would dip a planted foot 2 % of the leg into the floor at the
+   * midpoints of a jump's push-off. Ignored when `sampleRate` is given or foot IK is off.
+   */
+  readonly minKeyRate?: number;
 }
 
 const DEFAULT_MAX_LEG_DEVIATION = (20 * Math.PI) / 180;
+const DEFAULT_MIN_KEY_RATE = 60;
 
 /** Seconds over which a foot eases into and out of its lock. */
 const LOCK_EASE = 0.12;
@@ -75,7 +83,9 @@ export function retargetClip(clip: Clip, source: Skeleton, target: Skeleton, map
     if (!result.compiled) throw new RangeError(`retargetClip: ${result.diagnostics.map((d) => d.message).join("; ")}`);
     compiled = result.compiled;
   }
-  const times = keyTimes(clip, options.sampleRate);
+  const footIk = options.footIk ?? true;
+  let times = keyTimes(clip, options.sampleRate);
+  if (footIk && options.sampleRate === undefined) times = densify(times, options.minKeyRate ?? DEFAULT_MIN_KEY_RATE);
   const n = times.length;
   const JT = target.jointCount;
   const { sourceOf, positionDriven, legs, sourceLegs } = compiled;
@@ -83,7 +93,6 @@ export function retargetClip(clip: Clip, source: Skeleton, target: Skeleton, map
 
   // Which target joints get tracks: mapped joints a rotation, legs solved by IK a rotation, the root,
   // IK-style feet and bones whose source animates a translation a translation.
-  const footIk = options.footIk ?? true;
   const rotValues: (Float32Array | undefined)[] = new Array(JT);
   const posValues: (Float32Array | undefined)[] = new Array(JT);
   for (let t = 0; t < JT; t++) {
@@ -168,6 +177,10 @@ export function retargetClip(clip: Clip, source: Skeleton, target: Skeleton, map
       solver.footTargets[side] = lockFeet(fk[side]!, contacts, lifts[side]!, times, compiled.targetUp, compiled.targetGround[2 * side]!);
     }
     limitLegDeviation(solver, fk, times, options.maxLegDeviation ?? DEFAULT_MAX_LEG_DEVIATION);
+    for (let side = 0; side < sideCount; side++) {
+      const targets = solver.footTargets[side], contacts = solver.contacts[side];
+      if (targets && contacts) capPlantedSpeed(targets, contacts, srcFoot[side]!, times, up, compiled.targetUp, compiled.rootMotionScale);
+    }
   }
 
   // Pass 3: transfer, IK, store.
@@ -238,6 +251,49 @@ function limitLegDeviation(solver: RetargetFrame, fk: Float64Array[], times: Flo
       for (let c = 0; c < 3; c++) targets[3 * f + c] = fk[side]![3 * f + c]! + w * (targets[3 * f + c]! - fk[side]![3 * f + c]!);
     }
   }
+}
+
+/**
+ * While the source's foot is planted, the target's foot may move horizontally between two keys at most as
+ * far as the source's foot does then, or at 4× the source's mean planted speed if that is more (scaled by
+ * k): where limitLegDeviation let a lock give way faster, the foot is held back (the leg bends further).
+ * A keyframed source whose planted feet do not move (RobotExpressive's Jump) gives target feet that do not
+ * move; a capture's jittering feet leave the give-way its room (4×: measured on the CMU takes, where
+ * 1× turned legs up to 31° from the capture and 4× keeps them within 24°, with the target sliding a
+ * third of the source's).
+ */
+function capPlantedSpeed(targets: Float64Array, contacts: Uint8Array, source: Float64Array, times: Float32Array, sourceUp: Float64Array, up: Float64Array, k: number): void {
+  // The source's mean planted speed: a step may go as fast as the source's foot at that step or on average.
+  let path = 0, span = 0;
+  for (let f = 1; f < contacts.length; f++) {
+    if (!(contacts[f] && contacts[f - 1])) continue;
+    path += horizontalStep(source, f, sourceUp, null);
+    span += times[f]! - times[f - 1]!;
+  }
+  const mean = span > 0 ? path / span : 0;
+  for (let f = 1; f < contacts.length; f++) {
+    if (!(contacts[f] && contacts[f - 1])) continue;
+    const allowed = k * Math.max(horizontalStep(source, f, sourceUp, null), PLANTED_SPEED_ROOM * mean * (times[f]! - times[f - 1]!));
+    const moved = horizontalStep(targets, f, up, step);
+    if (!(moved > allowed)) continue;
+    const keep = allowed / moved;
+    for (let c = 0; c < 3; c++) targets[3 * f + c] = targets[3 * f + c]! - (1 - keep) * step[c]!;
+  }
+}
+const step = new Float64Array(3);
+const PLANTED_SPEED_ROOM = 4;
+
+/** Horizontal distance (⊥ up) from key f − 1 to key f of a 3-per-key track; the horizontal step into `out`. */
+function horizontalStep(p: Float64Array, f: number, up: Float64Array, out: Float64Array | null): number {
+  const dx = p[3 * f]! - p[3 * f - 3]!, dy = p[3 * f + 1]! - p[3 * f - 2]!, dz = p[3 * f + 2]! - p[3 * f - 1]!;
+  const du = dx * up[0]! + dy * up[1]! + dz * up[2]!;
+  const hx = dx - du * up[0]!, hy = dy - du * up[1]!, hz = dz - du * up[2]!;
+  if (out) {
+    out[0] = hx;
+    out[1] = hy;
+    out[2] = hz;
+  }
+  return Math.hypot(hx, hy, hz);
 }
 
 /** Folds `op` over the keys within ±LOCK_EASE seconds of each key. */
@@ -320,6 +376,21 @@ function keyTimes(clip: Clip, rate: number | undefined): Float32Array {
   for (const tr of clip.tracks) for (const x of tr.times) all.add(x);
   if (all.size === 0) all.add(clip.startTime);
   return Float32Array.from([...all].sort((a, b) => a - b));
+}
+
+/** `times` with keys added evenly inside every interval longer than 1 / rate seconds. */
+function densify(times: Float32Array, rate: number): Float32Array {
+  if (!(Number.isFinite(rate) && rate > 0)) throw new RangeError(`retargetClip: minKeyRate must be > 0, got ${rate}`);
+  const out: number[] = [];
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i]!;
+    out.push(t);
+    if (i + 1 === times.length) break;
+    const next = times[i + 1]!;
+    const parts = Math.ceil((next - t) * rate - 1e-6);
+    for (let k = 1; k < parts; k++) out.push(t + ((next - t) * k) / parts);
+  }
+  return out.length === times.length ? times : Float32Array.from(out);
 }
 
 /** Stores key f, flipped into the previous key's hemisphere so LINEAR interpolation takes the short way. */

@@ -1,7 +1,7 @@
 import type { Clip } from "../clip/clip.ts";
 import { createClipCursor, type ClipCursor } from "../clip/clip-cursor.ts";
 import { sampleClip } from "../clip/sample-clip.ts";
-import { twoBoneIk } from "../ik/two-bone-ik.ts";
+import { solveTwoBoneIk } from "../ik/two-bone-ik.ts";
 import { quatInvert, quatMultiply, quatRotateVec3 } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
@@ -45,6 +45,10 @@ export class RetargetFrame {
   private readonly base: Float64Array;
   private readonly inRoot: Uint8Array;
   private readonly footSubtree: Uint8Array[];
+  /** Per side: the foot and every joint below it (toes, toe ends), which the ground clamp keeps up. */
+  private readonly footJoints: Int32Array[] = [new Int32Array(0), new Int32Array(0)];
+  /** Per joint: its height above the target's floor in the reference pose (along up), where it touches the ground. */
+  private readonly groundHeight: Float64Array;
   /** Per side: the foot's offset in the lower leg's frame, the toes' in the foot's, the pole in the upper leg's. */
   private readonly endLocal = new Float64Array(6);
   private readonly toeLocal = new Float64Array(6);
@@ -80,6 +84,12 @@ export class RetargetFrame {
     // Reference frames of the target (its rest pose) for leg lengths, the foot and toe offsets and poles.
     const rq = new Float64Array(4 * JT), rp = new Float64Array(3 * JT), rs = new Float64Array(JT);
     modelFrames(rq, rp, rs, this.target, this.target.rest);
+    // The floor: the model origin, or the lowest joint when one is lower (as compileBoneMap's targetGround).
+    const up = map.targetUp;
+    this.groundHeight = new Float64Array(JT);
+    let floor = 0;
+    for (let t = 0; t < JT; t++) floor = Math.min(floor, rp[3 * t]! * up[0]! + rp[3 * t + 1]! * up[1]! + rp[3 * t + 2]! * up[2]!);
+    for (let t = 0; t < JT; t++) this.groundHeight[t] = rp[3 * t]! * up[0]! + rp[3 * t + 1]! * up[1]! + rp[3 * t + 2]! * up[2]! - floor;
     const inv = new Float64Array(4);
     const d = new Float64Array(3);
     for (let side = 0; side < 2; side++) {
@@ -91,6 +101,9 @@ export class RetargetFrame {
         this.footPlaced[foot] = 1;
         for (let t = 0; t < JT; t++) if (isAncestor(this.target, foot, t)) this.footSubtree[side]![t] = 1;
       }
+      const below: number[] = [foot];
+      for (let t = foot + 1; t < JT; t++) if (isAncestor(this.target, foot, t)) below.push(t);
+      this.footJoints[side] = Int32Array.from(below);
       localOffset(this.endLocal, 3 * side, rq, rp, rs, lower, foot, inv, d);
       if (toes >= 0) localOffset(this.toeLocal, 3 * side, rq, rp, rs, foot, toes, inv, d);
       quatInvert(inv, 0, rq, 4 * upper);
@@ -149,15 +162,25 @@ export class RetargetFrame {
       const [upper, lower, foot, toes] = [legs[4 * side]!, legs[4 * side + 1]!, legs[4 * side + 2]!, legs[4 * side + 3]!];
       for (let c = 0; c < 3; c++) v[c] = targets[3 * f + c]!;
       if (this.clampToGround) {
+        // The foot's subtree (toes, toe ends) moves rigidly with the foot (IK turns only the thigh and the
+        // shin): lift the foot target until every joint of it is at or above its reference height.
         raiseTo(v, 0, up, targetGround[2 * side]!);
-        if (toes >= 0) {
-          // The toes hang from the foot's (transferred) rotation: lift the foot until they clear the ground.
+        const joints = this.footJoints[side]!;
+        const h = v[0]! * up[0]! + v[1]! * up[1]! + v[2]! * up[2]!;
+        const footAt = this.tp[3 * foot]! * up[0]! + this.tp[3 * foot + 1]! * up[1]! + this.tp[3 * foot + 2]! * up[2]!;
+        let lift = 0;
+        for (let i = 0; i < joints.length; i++) {
+          const j = joints[i]!;
+          const below = this.tp[3 * j]! * up[0]! + this.tp[3 * j + 1]! * up[1]! + this.tp[3 * j + 2]! * up[2]! - footAt;
+          lift = Math.max(lift, this.groundHeight[j]! - (h + below));
+        }
+        if (toes >= 0 && joints.indexOf(toes) < 0) {
+          // Toes that do not hang below the foot (an unusual rig): they follow the foot's rotation.
           quatRotateVec3(v, 3, this.tq, 4 * foot, this.toeLocal, 3 * side);
           for (let c = 0; c < 3; c++) v[3 + c] = v[c]! + this.tsc[foot]! * v[3 + c]!;
-          const h = v[3]! * up[0]! + v[4]! * up[1]! + v[5]! * up[2]!;
-          const lift = targetGround[2 * side + 1]! - h;
-          if (lift > 0) for (let c = 0; c < 3; c++) v[c] = v[c]! + lift * up[c]!;
+          lift = Math.max(lift, targetGround[2 * side + 1]! - (v[3]! * up[0]! + v[4]! * up[1]! + v[5]! * up[2]!));
         }
+        if (lift > 0) for (let c = 0; c < 3; c++) v[c] = v[c]! + lift * up[c]!;
       }
       this.solveLeg(side, v, 0);
       for (let c = 0; c < 4; c++) {
@@ -209,7 +232,7 @@ export class RetargetFrame {
       q[3 + c] = this.tp[3 * lower + c]!;
       q[6 + c] = v[6 + c]!;
     }
-    twoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, targets, o, v, 9, 1);
+    solveTwoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, targets, o, v, 9, 1);
   }
 
   /** The local rotation of target joint t this key (normalised, in a scratch array read before the next call). */

@@ -28,7 +28,10 @@ export interface RetargetQuality {
   readonly sourceBoneLengthChangePercent: number;
   /** Max over keys of |root–pelvis distance − its reference|, in % of the target's hip height (0 when the root is the pelvis). */
   readonly rootAttachmentPercent: number;
-  /** Max depth of a foot or toe joint below its reference height above the ground, in % of the target's leg length. */
+  /**
+   * Max depth of a foot joint, its toes or any joint below them (toe ends) under its reference height above
+   * the floor, at the result's keys and halfway between them, in % of the target's leg length.
+   */
   readonly footPenetrationPercent: number;
   /** Mean horizontal speed of the target's feet while the source's are planted, in target hip heights per second. */
   readonly footSlidingTarget: number;
@@ -57,6 +60,9 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
   const srcPos = samplePositions(source, S, times);
   const dstPos = samplePositions(result, T, times);
   const rest = samplePositions(undefined, T, Float32Array.of(0));
+  const mid = new Float32Array(Math.max(0, n - 1));
+  for (let f = 0; f + 1 < n; f++) mid[f] = 0.5 * (times[f]! + times[f + 1]!);
+  const midPos = samplePositions(result, T, mid);
   const dist = (p: Float64Array, o: number, a: number, b: number): number =>
     Math.hypot(p[o + 3 * a]! - p[o + 3 * b]!, p[o + 3 * a + 1]! - p[o + 3 * b + 1]!, p[o + 3 * a + 2]! - p[o + 3 * b + 2]!);
   const JT = T.jointCount, JS = S.jointCount;
@@ -93,7 +99,11 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
     for (let f = 0; f < n; f++) attachment = Math.max(attachment, Math.abs(dist(dstPos, 3 * JT * f, rootTarget, targetPelvis) - d0) / hipHeight);
   }
 
-  // Feet: penetration and sliding.
+  // Feet: penetration and sliding. The floor: the model origin, or the lowest joint of the reference pose.
+  const along = (p: Float64Array, j: number): number => p[3 * j]! * up[0]! + p[3 * j + 1]! * up[1]! + p[3 * j + 2]! * up[2]!;
+  let floor = 0;
+  for (let t = 0; t < JT; t++) floor = Math.min(floor, along(rest, t));
+  const restHeight = (t: number): number => along(rest, t) - floor;
   let penetration = 0, legLength = 0, slideT = 0, slideS = 0, planted = 0, anyPlanted = 0;
   const plantedAny = new Uint8Array(n);
   const sUp = map.sourceUp;
@@ -101,13 +111,18 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
     const [upper, lower, foot, toes] = [legs[4 * side]!, legs[4 * side + 1]!, legs[4 * side + 2]!, legs[4 * side + 3]!];
     if (upper < 0) continue;
     legLength = Math.max(legLength, dist(rest, 0, upper, lower) + dist(rest, 0, lower, foot));
+    // The foot, its toes and every joint below them (toe ends), against their reference heights above the
+    // floor, at the keys and halfway between them (where a player's interpolation could dip).
     const joints: Array<[number, number]> = [[foot, targetGround[2 * side]!]];
     if (toes >= 0) joints.push([toes, targetGround[2 * side + 1]!]);
-    for (const [j, ground] of joints) {
-      for (let f = 0; f < n; f++) {
-        const o = 3 * JT * f + 3 * j;
-        const h = dstPos[o]! * up[0]! + dstPos[o + 1]! * up[1]! + dstPos[o + 2]! * up[2]!;
-        penetration = Math.max(penetration, ground - h);
+    for (let t = foot + 1; t < JT; t++) if (t !== toes && descends(T.parents, t, foot)) joints.push([t, restHeight(t)]);
+    for (const [positions, count] of [[dstPos, n], [midPos, n - 1]] as const) {
+      for (const [j, ground] of joints) {
+        for (let f = 0; f < count; f++) {
+          const o = 3 * JT * f + 3 * j;
+          const h = positions[o]! * up[0]! + positions[o + 1]! * up[1]! + positions[o + 2]! * up[2]!;
+          penetration = Math.max(penetration, ground - h);
+        }
       }
     }
     const sf = sourceLegs[4 * side + 2]!;
@@ -188,6 +203,12 @@ function samplePositions(clip: Clip | undefined, skeleton: Skeleton, times: Arra
     out.set(p, 3 * J * f);
   }
   return out;
+}
+
+/** Whether joint t lies below joint a (parents come before children). */
+function descends(parents: Int16Array, t: number, a: number): boolean {
+  for (let p = parents[t]!; p >= 0; p = parents[p]!) if (p === a) return true;
+  return false;
 }
 
 function horizontal(p: Float64Array, a: number, b: number, up: ArrayLike<number>): number {
