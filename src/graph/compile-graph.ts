@@ -15,6 +15,9 @@ import { isProceduralClip, type MotionSource } from "./motion-source.ts";
 import { appendAll } from "../diagnostics/append-all.ts";
 import { conditionTypeError } from "../lint/condition-domain.ts";
 import { lintGraph } from "../lint/lint-graph.ts";
+import { compileMirrorMap, type MirrorMap } from "../mirror/mirror-map.ts";
+import { mirrorClipWithMap } from "../mirror/mirror-clip.ts";
+import { mirrorProceduralClip } from "../mirror/mirror-procedural-clip.ts";
 
 /** What `compileGraph` returns: the compiled graph (when nothing is an error) and every finding. */
 export interface CompileGraphResult {
@@ -109,7 +112,34 @@ function compile(
   // Clips played by additive layers are converted once into delta clips (makeAdditiveClip).
   const additiveOf = new Map<MotionSource, MotionSource>();
   let inAdditiveLayer = false;
-  const resolveClip = (name: string, pointer: string): { source: MotionSource; index: number } | null => {
+  // Clips marked `mirror` are mirrored once, at compile time, into clips of their own (src/mirror), so
+  // playing one costs what playing any clip does. The map is made on first use.
+  let mirrorMap: MirrorMap | null | undefined;
+  const mirrorOf = new Map<MotionSource, MotionSource>();
+  const mirrorSource = (source: MotionSource, name: string, pointer: string): MotionSource | null => {
+    if (mirrorMap === undefined) {
+      const settings = spec.mirror;
+      const r = compileMirrorMap(skeleton, {
+        axis: settings?.axis ?? "x", pairs: settings?.pairs ?? [], detect: settings?.detect ?? true,
+        file, pairsFile: file, pairsPointer: settings ? childPointer(settings.pointer, "pairs") : "/mirror/pairs",
+      });
+      // Findings about the skeleton's names are placed at the first `mirror` flag that needs them.
+      for (const d of r.diagnostics) diagnostics.push(d.pointer === "" ? { ...d, pointer } : d);
+      mirrorMap = r.map ?? null;
+    }
+    if (!mirrorMap) return null;
+    const done = mirrorOf.get(source);
+    if (done) return done;
+    let mirrored: MotionSource;
+    if (isProceduralClip(source)) mirrored = mirrorProceduralClip(source, mirrorMap);
+    else if (source.skeleton.names.some((n, j) => n !== skeleton.names[j])) {
+      error("E_CLIP_SKELETON", pointer, `clip "${name}" is bound to a skeleton whose joint names differ from the graph's; a mirrored clip must use the graph's joints`);
+      return null;
+    } else mirrored = mirrorClipWithMap(source, mirrorMap, `${source.name} (mirrored)`);
+    mirrorOf.set(source, mirrored);
+    return mirrored;
+  };
+  const resolveClip = (name: string, pointer: string, mirror = false, mirrorPointer?: string): { source: MotionSource; index: number } | null => {
     let source = clipMap.get(name);
     if (!source) {
       error("E_UNKNOWN_CLIP", pointer, `unknown clip "${name}"`);
@@ -118,6 +148,11 @@ function compile(
     if (!isProceduralClip(source) && source.skeleton !== skeleton && source.skeleton.jointCount !== skeleton.jointCount) {
       error("E_CLIP_SKELETON", pointer, `clip "${name}" is bound to a skeleton with ${source.skeleton.jointCount} joints, not ${skeleton.jointCount}`);
       return null;
+    }
+    if (mirror) {
+      const m = mirrorSource(source, name, mirrorPointer ?? pointer);
+      if (!m) return null;
+      source = m;
     }
     if (inAdditiveLayer && !isProceduralClip(source)) {
       const original = source;
@@ -184,7 +219,7 @@ function compile(
   const compileMotion = (motion: MotionSpec, path: string, depth: number): CompiledMotion | null => {
     switch (motion.kind) {
       case "clip": {
-        const c = resolveClip(motion.clip, motion.pointer);
+        const c = resolveClip(motion.clip, motion.pointer, motion.mirror === true, childPointer(motion.pointer.slice(0, motion.pointer.lastIndexOf("/")), "mirror"));
         return c ? { kind: "clip", source: c.source, sourceIndex: c.index } : null;
       }
       case "blend1d": {
@@ -194,7 +229,7 @@ function compile(
         const positions = new Float64Array(motion.children.length);
         motion.children.forEach((child, i) => {
           positions[i] = child.at;
-          const c = resolveClip(child.clip, childPointer(child.pointer, "clip"));
+          const c = resolveClip(child.clip, childPointer(child.pointer, "clip"), child.mirror === true, childPointer(child.pointer, "mirror"));
           if (c) {
             sources.push(c.source);
             indices.push(c.index);
@@ -213,7 +248,7 @@ function compile(
         const sources: MotionSource[] = [];
         const indices: number[] = [];
         for (const s of motion.samples) {
-          const c = resolveClip(s.clip, childPointer(s.pointer, "clip"));
+          const c = resolveClip(s.clip, childPointer(s.pointer, "clip"), s.mirror === true, childPointer(s.pointer, "mirror"));
           if (c) {
             sources.push(c.source);
             indices.push(c.index);

@@ -3,6 +3,7 @@ import type { GraphSpec } from "../spec/graph-spec.ts";
 import { locateDiagnostics } from "../spec/locate-pointer.ts";
 import { checkBlends } from "./check-blends.ts";
 import { checkFlow } from "./check-flow.ts";
+import { checkMirror } from "./check-mirror.ts";
 import { checkReferences } from "./check-references.ts";
 import { checkSharedTriggers } from "./check-shared-triggers.ts";
 import { checkTransitions, PAIR_BUDGET } from "./check-transitions.ts";
@@ -13,8 +14,8 @@ import { graphMachines } from "./machine-model.ts";
 /**
  * Lints a parsed graph spec: broken names, mistyped conditions, unreachable and dead-end states,
  * transitions that never fire or are shadowed or ambiguous, instant cycles, crossfades outside the
- * frame budget, degenerate blend spaces, unused parameters and masks (codes in docs/spec-format.md).
- * Clip and joint names are checked only when `options` gives them. Returns the findings sorted
+ * frame budget, degenerate blend spaces, unused parameters and masks, mirrored clips whose joints do
+ * not pair (codes in docs/spec-format.md). Clip and joint names are checked only when `options` gives them. Returns the findings sorted
  * (by position when `options.document` is given). Never throws on a spec from `parseGraphSpec`.
  */
 export function lintGraph(spec: GraphSpec, options: LintOptions = {}): Diagnostic[] {
@@ -24,6 +25,7 @@ export function lintGraph(spec: GraphSpec, options: LintOptions = {}): Diagnosti
   checkReferences(spec, clips, joints, sink);
   checkBlends(spec, sink);
   checkSharedTriggers(spec, sink);
+  checkMirror(spec, options.joints, sink);
   const budget = { left: PAIR_BUDGET };
   for (const m of graphMachines(spec, clips)) {
     const dead = checkTransitions(m, spec.parameters, sink, budget);

@@ -123,6 +123,8 @@ export interface ClipMotionSpec extends SpecSource {
   readonly kind: "clip";
   /** Name of the clip (a keyframed or procedural clip given to `compileGraph`). */
   readonly clip: string;
+  /** Play the clip's mirror image (left and right swapped, motion reflected; docs/mirroring.md). Default false. */
+  readonly mirror?: boolean;
 }
 
 /** 1D blend tree: children at positions on one parameter axis. */
@@ -135,8 +137,8 @@ export interface Blend1DSpec extends SpecSource {
   readonly weighting: "linear" | "inverseDistance";
   /** Blend children by normalised time (phase) so cycles of different lengths stay in step. Default true. */
   readonly sync: boolean;
-  /** The children: a clip at position `at` on the axis, with the child's JSON pointer. */
-  readonly children: readonly { readonly at: number; readonly clip: string; readonly pointer: string }[];
+  /** The children: a clip at position `at` on the axis, mirrored when `mirror` is true, with the child's JSON pointer. */
+  readonly children: readonly { readonly at: number; readonly clip: string; readonly mirror?: boolean; readonly pointer: string }[];
 }
 
 /** 2D blend space over two parameters. */
@@ -149,8 +151,8 @@ export interface Blend2DSpec extends SpecSource {
   readonly mode: "freeform" | "grid";
   /** Blend samples by normalised time (phase). Default true. */
   readonly sync: boolean;
-  /** The samples: a clip at (x, y), with the sample's JSON pointer. */
-  readonly samples: readonly { readonly x: number; readonly y: number; readonly clip: string; readonly pointer: string }[];
+  /** The samples: a clip at (x, y), mirrored when `mirror` is true, with the sample's JSON pointer. */
+  readonly samples: readonly { readonly x: number; readonly y: number; readonly clip: string; readonly mirror?: boolean; readonly pointer: string }[];
 }
 
 /** A nested state machine as a state's motion. */
@@ -259,4 +261,16 @@ export interface GraphSpec {
   readonly masks: ReadonlyMap<string, MaskSpec>;
   /** Layers, bottom first (layer 0 is the base layer). */
   readonly layers: readonly LayerSpec[];
+  /** How clips marked `mirror` are mirrored; absent = axis x, pairs found from joint names. */
+  readonly mirror?: MirrorSpec;
+}
+
+/** The graph's mirror settings (docs/mirroring.md): the plane and the left/right pairs. */
+export interface MirrorSpec extends SpecSource {
+  /** Normal of the mirror plane in the skeleton's model space. Default "x". */
+  readonly axis: "x" | "y" | "z";
+  /** Pairs that override what joint names say; `[a, a]` keeps `a` on the plane. Default none. */
+  readonly pairs: readonly (readonly [string, string])[];
+  /** Pair the remaining joints by their names. Default true. */
+  readonly detect: boolean;
 }

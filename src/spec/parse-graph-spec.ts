@@ -1,6 +1,6 @@
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { type JsonDocument, type JsonNode } from "../json/index.ts";
-import type { GraphSpec, LayerSpec, MaskSpec, ParamRef, ParamSpec } from "./graph-spec.ts";
+import type { GraphSpec, LayerSpec, MaskSpec, MirrorSpec, ParamRef, ParamSpec } from "./graph-spec.ts";
 import { readMachine, readParamRef } from "./parse-machine.ts";
 import { SPEC_DEFAULTS } from "./spec-keys.ts";
 import { DEFAULT_SPEC_LIMITS, type SpecLimits } from "./spec-limits.ts";
@@ -105,7 +105,41 @@ function readRoot(r: SpecReader, root: JsonNode, file: string): GraphSpec {
       }
     }
   }
-  return { file, version: 1, name, frameRate, transitionBudget, parameters, masks, layers };
+  const mirror = readMirror(r, r.optional(obj, "mirror"));
+  return { file, version: 1, name, frameRate, transitionBudget, parameters, masks, layers, ...(mirror ? { mirror } : {}) };
+}
+
+/** Most mirror pairs a spec may list: one per joint of the largest skeleton (32,767 joints). */
+const MAX_MIRROR_PAIRS = 0x7fff;
+
+/** The graph's mirror settings: `{ "axis": "x", "pairs": [["Hand_A", "Hand_B"]], "detect": true }`. */
+function readMirror(r: SpecReader, node: JsonNode | undefined): MirrorSpec | undefined {
+  const obj = r.specObject(node, "mirror");
+  if (!obj) return undefined;
+  const axis = r.enumValue(r.optional(obj, "axis"), "mirrorAxis", SPEC_DEFAULTS.mirrorAxis);
+  const detect = r.flag(r.optional(obj, "detect"), true);
+  const pairs: [string, string][] = [];
+  const pairsArr = r.array(r.optional(obj, "pairs"));
+  let ok = axis !== undefined && detect !== undefined && (pairsArr !== undefined || !obj.members.has("pairs"));
+  if (pairsArr && r.within("mirror pairs", pairsArr.items.length, MAX_MIRROR_PAIRS, pairsArr, "mirror pairs")) {
+    for (const item of pairsArr.items) {
+      const pair = r.array(item);
+      if (!pair) {
+        ok = false;
+        continue;
+      }
+      if (pair.items.length !== 2) {
+        r.report(pair, "E_SPEC_ARITY", `a mirror pair names exactly two joints [left, right] (or one joint twice), found ${pair.items.length}`);
+        ok = false;
+        continue;
+      }
+      const a = r.name(pair.items[0]);
+      const b = r.name(pair.items[1]);
+      if (a === undefined || b === undefined) ok = false;
+      else pairs.push([a, b]);
+    }
+  }
+  return ok ? { pointer: obj.pointer, axis: axis!, pairs, detect: detect! } : undefined;
 }
 
 function defaultName(file: string): string {

@@ -75,6 +75,13 @@ function readState(r: SpecReader, name: string, node: JsonNode, depth: number, f
   } else {
     motion = readMotion(r, obj, present[0]!, depth, frameRate);
   }
+  const mirrorNode = r.optional(obj, "mirror");
+  const mirror = r.flag(mirrorNode, SPEC_DEFAULTS.mirror);
+  if (mirrorNode && present.length === 1 && present[0] !== "clip") {
+    r.report(mirrorNode, "E_SPEC_NOT_ALLOWED", `"mirror" applies to a state that plays a clip; mark the blend's children or samples (or the nested machine's states) instead`);
+    return undefined;
+  }
+  if (motion?.kind === "clip" && mirror === true) motion = { ...motion, mirror: true };
   const speedNode = r.optional(obj, "speed");
   let speed: number | ParamRef | undefined = SPEC_DEFAULTS.speed;
   // Playback runs forwards only (the runtime treats a negative rate as 0), so a negative constant is an error.
@@ -85,7 +92,7 @@ function readState(r: SpecReader, name: string, node: JsonNode, depth: number, f
   const final = r.flag(r.optional(obj, "final"), false);
   const syncNode = r.optional(obj, "syncGroup");
   const syncGroup = syncNode ? r.name(syncNode) : undefined;
-  if (!motion || speed === undefined || (loopNode && !loop) || !events || final === undefined || (syncNode && syncGroup === undefined)) {
+  if (!motion || speed === undefined || (loopNode && !loop) || !events || final === undefined || (syncNode && syncGroup === undefined) || mirror === undefined) {
     return undefined;
   }
   return {
@@ -155,8 +162,9 @@ function readBlend1D(r: SpecReader, node: JsonNode): Blend1DSpec | undefined {
     const c = r.specObject(item, "blend1dChild");
     const at = r.number(r.member(c, "at"));
     const clip = r.name(r.member(c, "clip"));
-    if (at === undefined || clip === undefined) ok = false;
-    else children.push({ at, clip, pointer: item.pointer });
+    const mirror = r.flag(r.optional(c, "mirror"), SPEC_DEFAULTS.mirror);
+    if (at === undefined || clip === undefined || mirror === undefined) ok = false;
+    else children.push({ at, clip, ...(mirror ? { mirror } : {}), pointer: item.pointer });
   }
   if (!ok || param === undefined || weighting === undefined || sync === undefined) return undefined;
   return { kind: "blend1d", pointer: obj.pointer, param, weighting, sync, children };
@@ -186,8 +194,9 @@ function readBlend2D(r: SpecReader, node: JsonNode): Blend2DSpec | undefined {
     const x = r.number(r.member(s, "x"));
     const y = r.number(r.member(s, "y"));
     const clip = r.name(r.member(s, "clip"));
-    if (x === undefined || y === undefined || clip === undefined) ok = false;
-    else samples.push({ x, y, clip, pointer: item.pointer });
+    const mirror = r.flag(r.optional(s, "mirror"), SPEC_DEFAULTS.mirror);
+    if (x === undefined || y === undefined || clip === undefined || mirror === undefined) ok = false;
+    else samples.push({ x, y, clip, ...(mirror ? { mirror } : {}), pointer: item.pointer });
   }
   if (!ok || !params || mode === undefined || sync === undefined) return undefined;
   return { kind: "blend2d", pointer: obj.pointer, params, mode, sync, samples };

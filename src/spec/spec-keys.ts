@@ -5,19 +5,20 @@
  * schema/animgraph.schema.json lists exactly the same keys and values, so the two cannot drift.
  */
 export const SPEC_KEYS = {
-  root: ["$schema", "animgraph", "name", "description", "frameRate", "transitionBudget", "parameters", "masks", "layers"],
+  root: ["$schema", "animgraph", "name", "description", "frameRate", "transitionBudget", "parameters", "masks", "layers", "mirror"],
+  mirror: ["axis", "pairs", "detect"],
   transitionBudget: ["minFrames", "maxFrames"],
   parameter: ["type", "default", "min", "max"],
   mask: ["include", "exclude", "weight"],
   layer: ["name", "weight", "mode", "mask", "machine"],
   paramRef: ["param"],
   machine: ["entry", "states", "transitions"],
-  state: ["clip", "blend1d", "blend2d", "machine", "speed", "loop", "events", "final", "syncGroup"],
+  state: ["clip", "blend1d", "blend2d", "machine", "speed", "loop", "events", "final", "syncGroup", "mirror"],
   event: ["name", "time"],
   blend1d: ["param", "weighting", "sync", "children"],
-  blend1dChild: ["at", "clip"],
+  blend1dChild: ["at", "clip", "mirror"],
   blend2d: ["params", "mode", "sync", "samples"],
-  blend2dSample: ["x", "y", "clip"],
+  blend2dSample: ["x", "y", "clip", "mirror"],
   transition: [
     "from", "to", "conditions", "duration", "durationFrames", "curve", "exitTime", "exitPermille", "offset",
     "interruption", "canTransitionToSelf", "blend",
@@ -43,6 +44,7 @@ export const SPEC_ENUMS = {
   curve: ["linear", "smoothstep", "smootherstep", "easeIn", "easeOut"],
   interruptionSource: ["none", "source", "target", "sourceThenTarget", "targetThenSource"],
   transitionBlend: ["crossfade", "inertialize", "deadBlend"],
+  mirrorAxis: ["x", "y", "z"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The state name that means "any state" in a transition's `from`; not allowed as a state's own name. */
@@ -66,4 +68,6 @@ export const SPEC_DEFAULTS = {
   sync: true,
   op: "==",
   interruption: { source: "none", freeze: false },
+  mirror: false,
+  mirrorAxis: "x",
 } as const;

@@ -59,6 +59,7 @@ test("the schema's enums are the parser's", () => {
     curve: ["transition", "curve"],
     interruptionSource: ["interruption", "source"],
     transitionBlend: ["transition", "blend"],
+    mirrorAxis: ["mirror", "axis"],
   };
   for (const [name, [kind, key]] of Object.entries(where) as [keyof typeof SPEC_ENUMS, [SpecObjectKind, string]][]) {
     const prop = (schemaFor(kind)["properties"] as Record<string, Schema>)[key]!;
@@ -110,6 +111,11 @@ const SNIPPETS: { name: string; mutate: (s: Json) => void; valid: boolean }[] = 
   { name: "three blend params", mutate: (s) => (statesOf(s)["Idle"] = { blend2d: { params: ["a", "b", "c"], samples: [{ x: 0, y: 0, clip: "a" }] } }), valid: false },
   { name: "version 2", mutate: (s) => (s["animgraph"] = 2), valid: false },
   { name: "layer weight 2", mutate: (s) => ((s["layers"] as Json[])[0]!["weight"] = 2), valid: false },
+  { name: "a mirrored clip state", mutate: (s) => ((statesOf(s)["Idle"] as Json)["mirror"] = true), valid: true },
+  { name: "mirror settings", mutate: (s) => (s["mirror"] = { axis: "z", pairs: [["a", "b"], ["c", "c"]], detect: false }), valid: true },
+  { name: "a mirror pair of three", mutate: (s) => (s["mirror"] = { pairs: [["a", "b", "c"]] }), valid: false },
+  { name: "mirror axis w", mutate: (s) => (s["mirror"] = { axis: "w" }), valid: false },
+  { name: "mirror as a string", mutate: (s) => ((statesOf(s)["Idle"] as Json)["mirror"] = "yes"), valid: false },
 ];
 for (const snip of SNIPPETS) {
   test(`schema and parser agree: ${snip.name} is ${snip.valid ? "valid" : "invalid"}`, () => {
