@@ -171,11 +171,13 @@ function copyBytes(dst: usize, src: usize, bytes: i32): void {
 // Commands
 
 /**
- * Clip header (16 bytes): i32 key count n, i32 times pointer (f32 × n, ascending), i32 key data
+ * Clip header (32 bytes): i32 key count n, i32 times pointer (f32 × n, ascending), i32 key data
  * pointer (n keys of 160·G bytes in the slot layout), i32 the clip's worst-case series degree (read by
  * the tests and tools; the kernel picks the degree per group of four joints and key segment at run
- * time, see `seriesTerms`). Semantics of src/clip/sample-track.ts
- * for LINEAR keys: held before the first and after the last key, a key's own value at its time.
+ * time, see `seriesTerms`), i32 vector-flags pointer (i32 × G: bit 0, the group's translations differ
+ * between keys; bit 1, its scales do; still planes are copied from the key, not interpolated).
+ * Semantics of src/clip/sample-track.ts for LINEAR keys: held before the first and after the last key,
+ * a key's own value at its time.
  */
 function sample(dst: usize, clip: usize, time: f64, mode: i32): void {
   const n = load<i32>(clip);
@@ -206,12 +208,28 @@ function sample(dst: usize, clip: usize, time: f64, mode: i32): void {
   const u = (time - tk) / (<f64>load<f32>(times + (<usize>(lo + 1) << 2)) - tk);
   const t = f32x4.splat(<f32>u);
   const k1 = k0 + <usize>bytes;
-  const rb = rotBytes();
+  const rb = <usize>rotBytes();
+  const sb = <usize>(groups * 48);
+  const flags = <usize>load<i32>(clip, 16);
   for (let g = 0; g < groups; g++) {
     const o = <usize>(g << 6);
     interpolateRotation(dst + o, k0 + o, k1 + o, t, mode);
+    const moves = load<i32>(flags + (<usize>g << 2));
+    const to = rb + <usize>(g * 48);
+    if (moves & 1) lerpVectors(dst + to, k0 + to, k1 + to, t, 3);
+    else copyPlanes(dst + to, k0 + to);
+    const so = to + sb;
+    if (moves & 2) lerpVectors(dst + so, k0 + so, k1 + so, t, 3);
+    else copyPlanes(dst + so, k0 + so);
   }
-  lerpVectors(dst + <usize>rb, k0 + <usize>rb, k1 + <usize>rb, t, groups * 6);
+}
+
+/** Copies three f32x4 planes (one group's x, y, z): inline, where memory.copy would call out. */
+// @ts-ignore: decorator
+@inline function copyPlanes(dst: usize, src: usize): void {
+  v128.store(dst, v128.load(src));
+  v128.store(dst, v128.load(src, 16), 16);
+  v128.store(dst, v128.load(src, 32), 32);
 }
 
 /** dst = crossfade(from, to, w): w ≤ 0 copies `from`, w ≥ 1 copies `to` (as src/blend/crossfade.ts). */

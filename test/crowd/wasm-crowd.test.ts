@@ -13,7 +13,7 @@ import { createCrowd, evaluateCrowd, type Crowd } from "../../src/crowd/index.ts
 import { createCrowdWorkers } from "../../src/crowd/crowd-workers.ts";
 import { CROWD_KERNEL_WASM_BASE64 } from "../../src/crowd/wasm/kernel-binary.ts";
 import { crowdKernelSupported, loadCrowdKernel, loadCrowdKernelSync } from "../../src/crowd/wasm/kernel.ts";
-import { packClip, packedClipBytes, packedTimeline, seriesDegree } from "../../src/crowd/wasm/pack-clip.ts";
+import { SCALES_MOVE, TRANSLATIONS_MOVE, packClip, packedClipBytes, packedTimeline, seriesDegree } from "../../src/crowd/wasm/pack-clip.ts";
 import { readSlot, slotBytes, writeSlot } from "../../src/crowd/wasm/slot-layout.ts";
 import { OP, createWasmCrowd, type WasmCrowd } from "../../src/crowd/wasm/wasm-crowd.ts";
 import { setParam, trigger } from "../../src/graph/commands.ts";
@@ -290,6 +290,30 @@ test("joints a clip leaves still keep their key's bits between keys; moving join
   assert.deepEqual(Array.from(got.r.subarray(0, 16)), Array.from(key.r.subarray(0, 16)), "the still group is its key, bit for bit");
   assert.ok(maxDiff(got.r, ref.r) <= 1e-6, `the moving joint's group slerps: ${maxDiff(got.r, ref.r)}`);
   assert.ok(Math.abs(got.r[16]! - ref.r[16]!) <= 1e-6 && got.r[16]! > 0.1, "joint 4 is half way");
+});
+
+test("packing flags the groups whose translations or scales move; still planes are copied bit for bit, moving ones interpolated", () => {
+  const J = 8;
+  const skeleton = createSkeleton({ names: Array.from({ length: J }, (_, j) => `j${j}`), parents: Array.from({ length: J }, (_, j) => j - 1) });
+  // Joint 5 slides along x; joint 2 has a translation track that never changes; no scale moves.
+  const tracks = [
+    { joint: 5, path: "translation" as const, interpolation: "LINEAR" as const, stride: 3 as const, times: Float32Array.of(0, 1), values: Float32Array.of(0, 0.1, 0, 1, 0.1, 0) },
+    { joint: 2, path: "translation" as const, interpolation: "LINEAR" as const, stride: 3 as const, times: Float32Array.of(0, 1), values: Float32Array.of(0.3, 0.7, 0.1, 0.3, 0.7, 0.1) },
+  ];
+  const clip = createClip({ name: "slide", skeleton, tracks });
+  const timeline = packedTimeline(clip)!;
+  const h = harness(J);
+  const at = packClip(h.w.f32, h.w.i32, h.clipAt, clip, timeline);
+  const flags = h.w.i32[(at >> 2) + 4]! >> 2;
+  assert.deepEqual([h.w.i32[flags]!, h.w.i32[flags + 1]!], [0, TRANSLATIONS_MOVE], "group 0 still, group 1 translating, no scales");
+  assert.equal(SCALES_MOVE & (h.w.i32[flags]! | h.w.i32[flags + 1]!), 0);
+  const got = createPose(J), ref = createPose(J);
+  h.run([[OP.sample, h.slot(0), h.clipAt, 1, 0, 0, 0.25]]);
+  readSlot(got, h.w.f32, h.slot(0) >> 2);
+  sampleClip(ref, clip, 0.25, createClipCursor(clip), "slerp");
+  assert.deepEqual(Array.from(got.t.subarray(0, 12)), Array.from(ref.t.subarray(0, 12)), "the still group's translations are exact");
+  assert.ok(Math.abs(got.t[15]! - 0.25) <= 1e-7, `joint 5 a quarter of the way: ${got.t[15]}`);
+  assert.deepEqual(Array.from(got.s), Array.from(ref.s));
 });
 
 // --- kernel operations against the JS blend functions ------------------------------------------------

@@ -36,24 +36,36 @@ export function packedTimeline(clip: Clip): Float32Array | null {
   return Float32Array.from(unique);
 }
 
-/** Bytes `packClip` writes for a timeline of `keyCount` times: 16-byte header, times, keys. */
+/** Bytes `packClip` writes for a timeline of `keyCount` times: 32-byte header, vector flags, times, keys. */
 export function packedClipBytes(keyCount: number, jointCount: number): number {
-  return 16 + 4 * Math.ceil(keyCount / 4) * 4 + keyCount * slotBytes(jointCount);
+  return HEADER_BYTES + flagBytes(jointCount) + 4 * Math.ceil(keyCount / 4) * 4 + keyCount * slotBytes(jointCount);
 }
+
+const HEADER_BYTES = 32;
+/** One i32 per group of four joints, padded to 16 bytes. */
+const flagBytes = (jointCount: number): number => 16 * Math.ceil(Math.ceil(jointCount / 4) / 4);
+/** Vector flags: the group's translations (bit 0) or scales (bit 1) differ between some keys. */
+export const TRANSLATIONS_MOVE = 1;
+export const SCALES_MOVE = 2;
 
 /**
  * Writes the clip at byte `at` of the kernel memory (`f32`/`i32` views of it): the header (key count,
- * times pointer, keys pointer), the times, then one pose per time — `sampleClip` at that time (exact
- * slerp; a key's own value where the track has a key). Returns the header's byte address.
+ * times pointer, keys pointer, worst-case series degree, vector-flags pointer), per group of four
+ * joints whether its translations or scales move (the kernel copies still ones instead of
+ * interpolating: most joints of a character clip only rotate), the times, then one pose per time —
+ * `sampleClip` at that time (exact slerp; a key's own value where the track has a key). Returns the
+ * header's byte address.
  */
 export function packClip(f32: Float32Array, i32: Int32Array, at: number, clip: Clip, times: Float32Array): number {
   const J = clip.skeleton.jointCount;
   const n = times.length;
-  const timesAt = at + 16;
+  const flagsAt = at + HEADER_BYTES;
+  const timesAt = flagsAt + flagBytes(J);
   const keysAt = timesAt + 4 * Math.ceil(n / 4) * 4;
   i32[at >> 2] = n;
   i32[(at >> 2) + 1] = timesAt;
   i32[(at >> 2) + 2] = keysAt;
+  i32[(at >> 2) + 4] = flagsAt;
   f32.set(times, timesAt >> 2);
   let pose = createPose(J), previous = createPose(J);
   const cursor = createClipCursor(clip);
@@ -66,6 +78,20 @@ export function packClip(f32: Float32Array, i32: Int32Array, at: number, clip: C
     [pose, previous] = [previous, pose];
   }
   i32[(at >> 2) + 3] = seriesDegree(yMax);
+  // Compare every key's translation and scale planes with key 0's, bit for bit.
+  const G = Math.ceil(J / 4);
+  for (let g = 0; g < G; g++) {
+    let flags = 0;
+    const t0 = (keysAt >> 2) + 16 * G + 12 * g, s0 = t0 + 12 * G;
+    for (let k = 1; k < n && flags !== (TRANSLATIONS_MOVE | SCALES_MOVE); k++) {
+      const o = (k * stride) >> 2;
+      for (let x = 0; x < 12; x++) {
+        if (i32[t0 + o + x] !== i32[t0 + x]) flags |= TRANSLATIONS_MOVE;
+        if (i32[s0 + o + x] !== i32[s0 + x]) flags |= SCALES_MOVE;
+      }
+    }
+    i32[(flagsAt >> 2) + g] = flags;
+  }
   return at;
 }
 
