@@ -1,6 +1,7 @@
 import { childPointer, type Diagnostic, type Severity } from "../diagnostics/diagnostic.ts";
 import type { CompiledGraph } from "../graph/compiled-graph.ts";
 import { parseDt } from "../graph/timeline.ts";
+import { argumentError, expectObject, rangeError } from "../errors/check-argument.ts";
 import type { GraphSpec } from "../spec/graph-spec.ts";
 import { buildCheckModel, type CheckModel } from "./check-model.ts";
 import { exploreGroup, type CompiledProperty, type Evidence, type ExploreContext, type GroupExploration, type InputAction, type Location, type StateRef } from "./explore.ts";
@@ -100,17 +101,20 @@ const DEFAULTS = { bound: 40, maxConfigurations: 100_000, dt: "1/30", timeLimit:
  * and reports unreachable, stuck and trap states, livelocks, triggers that never fire or are consumed
  * by another machine or to no effect, shadowed and never-firing transitions, exit times never reached,
  * and violations of the user's properties, each with a witness timeline that the check has replayed.
- * `spec` supplies the parameters' declared ranges. Throws on invalid options (a programmer error).
+ * `spec` supplies the parameters' declared ranges. Throws an AnimgraphError on invalid arguments (a programmer error); never on graph content.
  */
 export function checkGraph(spec: GraphSpec, graph: CompiledGraph, options: CheckOptions = {}): CheckReport {
   const started = Date.now();
-  if (!spec || typeof spec !== "object" || !(spec.parameters instanceof Map)) throw new TypeError("checkGraph: spec must be a parsed GraphSpec");
-  if (!graph || typeof graph !== "object" || !Array.isArray(graph.machines)) throw new TypeError("checkGraph: graph must be a CompiledGraph (compileGraph)");
+  if (!spec || typeof spec !== "object" || !(spec.parameters instanceof Map)) throw argumentError("checkGraph", "spec", "a GraphSpec (parseGraphSpec)", spec);
+  if (!graph || typeof graph !== "object" || !Array.isArray(graph.machines) || !Array.isArray(graph.layers)) throw argumentError("checkGraph", "graph", "a CompiledGraph (compileGraph)", graph);
+  if (options !== undefined) expectObject("checkGraph", "options", options);
+  if (options.properties !== undefined && !Array.isArray(options.properties)) throw argumentError("checkGraph", "options.properties", "an array of CheckProperty (parseProperties)", options.properties);
   const bound = integerOption(options.bound, DEFAULTS.bound, "bound", 1, 10_000);
   const maxConfigurations = integerOption(options.maxConfigurations, DEFAULTS.maxConfigurations, "maxConfigurations", 1, 10_000_000);
   const dtText = options.dt ?? DEFAULTS.dt;
   const dt = parseDt(dtText);
-  if (dt === undefined || dt > graph.options.maxSubstep) throw new RangeError(`checkGraph: dt must be > 0 and at most the graph's maxSubstep (${graph.options.maxSubstep} s), got ${String(dtText)}`);
+  if (typeof dtText !== "number" && typeof dtText !== "string") throw argumentError("checkGraph", "options.dt", "a number of seconds or a fraction such as \"1/30\"", dtText);
+  if (dt === undefined || dt > graph.options.maxSubstep) throw rangeError("checkGraph", "options.dt", `a step > 0 and at most the graph's maxSubstep (${graph.options.maxSubstep} s)`, dtText);
   const timeLimit = numberOption(options.timeLimit, DEFAULTS.timeLimit, "timeLimit");
   const maxWaitSeconds = numberOption(options.maxWaitSeconds, DEFAULTS.maxWaitSeconds, "maxWaitSeconds");
   const properties = options.properties ?? [];
@@ -168,13 +172,15 @@ export function checkGraph(spec: GraphSpec, graph: CompiledGraph, options: Check
 
 function integerOption(v: unknown, fallback: number, name: string, min: number, max: number): number {
   if (v === undefined) return fallback;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw new RangeError(`checkGraph: ${name} must be an integer from ${min} to ${max}, got ${String(v)}`);
+  if (typeof v !== "number") throw argumentError("checkGraph", `options.${name}`, "a number", v);
+  if (!Number.isInteger(v) || v < min || v > max) throw rangeError("checkGraph", `options.${name}`, `an integer from ${min} to ${max}`, v);
   return v;
 }
 
 function numberOption(v: unknown, fallback: number, name: string): number {
   if (v === undefined) return fallback;
-  if (typeof v !== "number" || !(v > 0) || !Number.isFinite(v)) throw new RangeError(`checkGraph: ${name} must be a number of seconds > 0, got ${String(v)}`);
+  if (typeof v !== "number") throw argumentError("checkGraph", `options.${name}`, "a number of seconds", v);
+  if (!(v > 0) || !Number.isFinite(v)) throw rangeError("checkGraph", `options.${name}`, "a finite number of seconds > 0", v);
   return v;
 }
 

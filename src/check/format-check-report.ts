@@ -1,4 +1,5 @@
 import { formatDiagnostic } from "../diagnostics/diagnostic.ts";
+import { argumentError, expectString } from "../errors/check-argument.ts";
 import type { CheckReport } from "./check-graph.ts";
 
 /**
@@ -6,8 +7,8 @@ import type { CheckReport } from "./check-graph.ts";
  * `animgraph run --script`) and the replay's outcome under it, then what was explored and a summary.
  */
 export function formatCheckReport(report: CheckReport, replayCommand: string): string[] {
-  if (!report || typeof report !== "object" || !Array.isArray(report.findings)) throw new TypeError("formatCheckReport: report must be a CheckReport (checkGraph)");
-  if (typeof replayCommand !== "string") throw new TypeError(`formatCheckReport: replayCommand must be a string, got ${typeof replayCommand}`);
+  if (!report || typeof report !== "object" || !Array.isArray(report.findings) || typeof report.exploration !== "object") throw argumentError("formatCheckReport", "report", "a CheckReport (checkGraph)", report);
+  expectString("formatCheckReport", "replayCommand", replayCommand);
   const lines: string[] = [];
   for (const f of report.findings) {
     lines.push(formatDiagnostic(f));

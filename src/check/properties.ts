@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { argumentError, expectString } from "../errors/check-argument.ts";
 import { OP, type CompiledCondition, type CompiledGraph } from "../graph/compiled-graph.ts";
 import type { CompiledProperty, StateRef } from "./explore.ts";
 
@@ -48,9 +49,9 @@ class PropertyError extends Error {
 
 /** Parses a properties file's text against a compiled graph; never throws on user data. */
 export function parseProperties(text: string, file: string, graph: CompiledGraph): ParsePropertiesResult {
-  if (typeof text !== "string") throw new TypeError(`parseProperties: text must be a string, got ${typeof text}`);
-  if (typeof file !== "string") throw new TypeError(`parseProperties: file must be a string, got ${typeof file}`);
-  if (!graph || typeof graph !== "object" || !Array.isArray(graph.machines)) throw new TypeError("parseProperties: graph must be a CompiledGraph (compileGraph)");
+  expectString("parseProperties", "text", text);
+  expectString("parseProperties", "file", file);
+  if (!graph || typeof graph !== "object" || !Array.isArray(graph.machines) || !(graph.paramIndex instanceof Map)) throw argumentError("parseProperties", "graph", "a CompiledGraph (compileGraph)", graph);
   const properties: CheckProperty[] = [];
   const diagnostics: Diagnostic[] = [];
   const lines = text.split(/\r?\n/);

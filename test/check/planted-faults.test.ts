@@ -117,3 +117,33 @@ test("a state entered and never left under any input is a trap", () => {
   assert.equal(only(r, "W_CHECK_TRAP_STATE").pointer, "/layers/0/machine/states/Hold");
   assert.equal(only(r, "W_CHECK_EXIT_TIME_NEVER_REACHED").pointer, "/layers/0/machine/transitions/1");
 });
+
+test("in a nested machine: a play-once state stuck in a speed gap, and a trigger the parent machine takes first", () => {
+  const r = check({
+    parameters: { speed: { type: "float", default: 0, min: 0, max: 6 }, act: { type: "trigger" }, go: { type: "bool", default: false } },
+    layers: [{
+      name: "base",
+      machine: {
+        entry: "Loco",
+        states: {
+          Loco: { machine: { entry: "Idle", states: { Idle: clip("idle"), Walk: clip("walk"), Trip: clip("trip", { loop: "clamp" }) }, transitions: [
+            { from: "Idle", to: "Walk", conditions: [{ param: "speed", op: ">", value: 1 }], duration: 0.2 },
+            { from: "Walk", to: "Idle", conditions: [{ param: "speed", op: "<=", value: 1 }], duration: 0.2 },
+            { from: "Walk", to: "Trip", conditions: [{ param: "act" }], duration: 0.1 },
+            { from: "Trip", to: "Walk", exitTime: 0.9, conditions: [{ param: "speed", op: ">", value: 3 }], duration: 0.2 },
+            { from: "Trip", to: "Idle", exitTime: 0.9, conditions: [{ param: "speed", op: "<=", value: 1 }], duration: 0.2 },
+          ] } },
+          Act: clip("act", { loop: "clamp" }),
+        },
+        transitions: [
+          { from: "Loco", to: "Act", conditions: [{ param: "act" }, { param: "go" }], duration: 0.2 },
+          { from: "Act", to: "Loco", exitTime: 1, duration: 0.2 },
+        ],
+      },
+    }],
+  });
+  assert.equal(only(r, "W_CHECK_STUCK_STATE").pointer, "/layers/0/machine/states/Loco/machine/states/Trip");
+  const stolen = only(r, "W_CHECK_TRIGGER_STOLEN");
+  assert.equal(stolen.pointer, "/layers/0/machine/states/Loco/machine/transitions/2");
+  assert.match(stolen.message, /consumed by base's Loco → Act/);
+});
