@@ -11,6 +11,10 @@ import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { unpackGlb } from "../io/gltf/gltf-fixtures.ts";
 import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../helpers/assets.ts";
 
+// These bounds tell "refused at once" from a hang or a quadratic blow-up (minutes), not fast from slow: the
+// shared 2-core CI machine runs several times slower under load, and speed is measured in the bench.
+const NO_HANG_MS = 30_000;
+
 const ROBOT = repoPath("examples/robot/RobotExpressive.glb");
 const BIN = repoPath("bin/animgraph.js");
 const DIAGNOSTIC_LINE = /^.+: (.+: )?(warning: |info: )?.+ \[[EWI]_[A-Z0-9_]+\]$/;
@@ -91,7 +95,7 @@ test("special files as inputs: /dev/zero and a FIFO are refused at once, never r
     assertUnusable(r, "E_FILE_READ", argv.join(" "));
     assert.match(`${r.stderr}${r.stdout}`, /not a regular file/);
   }
-  assert.ok(performance.now() - t0 < 5000);
+  assert.ok(performance.now() - t0 < NO_HANG_MS, `took ${Math.round(performance.now() - t0)} ms`);
 });
 
 test("the GLB padding trim is linear: megabytes of whitespace load (or fail) at once", async () => {
@@ -99,7 +103,7 @@ test("the GLB padding trim is linear: megabytes of whitespace load (or fail) at 
   spaces[spaces.length - 1] = 0x78; // not whitespace at the very end: a backtracking /[\0\s]+$/ goes quadratic
   const t0 = performance.now();
   const r = await loadGltfFile(spaces, { fileName: "spaces.gltf" });
-  assert.ok(performance.now() - t0 < 3000);
+  assert.ok(performance.now() - t0 < NO_HANG_MS, `took ${Math.round(performance.now() - t0)} ms`);
   assert.equal(r.diagnostics[0]!.code, "E_GLTF_READ");
 });
 
@@ -126,7 +130,7 @@ test("run: the number of steps is bounded (E_TIMELINE_LIMIT), dt has a strict gr
     const r = await run([...base, script(tl), ...extra], d);
     assertUnusable(r, code, JSON.stringify(tl));
     assert.equal(r.stdout, "");
-    assert.ok(performance.now() - t0 < 3000);
+    assert.ok(performance.now() - t0 < NO_HANG_MS, `took ${Math.round(performance.now() - t0)} ms`);
   }
 });
 
@@ -162,7 +166,7 @@ test("compress: a 4,000-joint BVH finishes in seconds; 30,000 frames is E_COMPRE
   t0 = performance.now();
   const long = await run(["compress", "long.bvh", "--tolerance", "0.1mm", "--out", "long.agc"], d);
   assertUnusable(long, "E_COMPRESS_LIMIT", "30,000 frames");
-  assert.ok(performance.now() - t0 < 15_000);
+  assert.ok(performance.now() - t0 < NO_HANG_MS * 2, `took ${Math.round(performance.now() - t0)} ms`);
   assert.equal(existsSync(join(d, "long.agc")), false);
 });
 
@@ -172,12 +176,12 @@ test("blend-check: an 8-million-digit integer and 500,000 query points are refus
   writeFileSync(join(d, "digits.json"), JSON.stringify(spec).replace('"min":0', `"min":${"9".repeat(8_000_000)}`).replace('"min": 0', `"min": ${"9".repeat(8_000_000)}`));
   let t0 = performance.now();
   assertUnusable(await run(["blend-check", "digits.json"], d), "E_JSON_NUMBER_TOO_LONG", "8M digits");
-  assert.ok(performance.now() - t0 < 5000);
+  assert.ok(performance.now() - t0 < NO_HANG_MS, `took ${Math.round(performance.now() - t0)} ms`);
   spec.queryPoints = Array.from({ length: 500_000 }, () => ({ speed: 1, lean: 0 }));
   writeFileSync(join(d, "queries.json"), JSON.stringify(spec));
   t0 = performance.now();
   assertUnusable(await run(["blend-check", "queries.json"], d), "E_JSON_TOO_LARGE", "500k queries");
-  assert.ok(performance.now() - t0 < 10_000);
+  assert.ok(performance.now() - t0 < NO_HANG_MS, `took ${Math.round(performance.now() - t0)} ms`);
   spec.queryPoints = Array.from({ length: 20_000 }, () => ({ speed: 1, lean: 0 }));
   writeFileSync(join(d, "queries.json"), JSON.stringify(spec));
   assertUnusable(await run(["blend-check", "queries.json"], d), "E_SPEC_LIMIT", "20k queries");
