@@ -162,6 +162,16 @@ export function addParam(doc: JsonObject, name: string, type: ParamType): string
   return unique;
 }
 
+/** Sets (or, with undefined, removes) a parameter's default, min or max. */
+export function setParamField(doc: JsonObject, name: string, key: "default" | "min" | "max", value: number | boolean | undefined): void {
+  const p = paramsOf(doc)[name];
+  if (!isObject(p)) throw new EditError(`no parameter "${name}"`);
+  if (p["type"] === "trigger") throw new EditError("a trigger has no default, min or max");
+  if (p["type"] === "bool" && key !== "default") throw new EditError("a bool has no min or max");
+  if (value === undefined) delete p[key];
+  else p[key] = p["type"] === "int" && typeof value === "number" ? Math.round(value) : value;
+}
+
 /** Every machine of the document, with its JSON pointer (layers' machines and those nested in states). */
 export function forEachMachine(doc: JsonObject, fn: (machine: JsonObject, pointer: string) => void): void {
   const layers = Array.isArray(doc["layers"]) ? doc["layers"] : [];

@@ -1,7 +1,7 @@
 // animgraph studio: plays, explains and debugs an animation graph on a real character, live, and
 // records every step so any past frame can be inspected again (record and rewind). This file wires the
 // panels to the store (store.ts: the document and the selection, with undo) and runs the frame loop.
-import { trigger, type Diagnostic, type GraphInstance } from "animgraph";
+import { getParam, locateDiagnostics, trigger, type Diagnostic, type GraphInstance } from "animgraph";
 import { applyPoseToThree } from "animgraph/three";
 import { createBlendPanel } from "./blend-panel.ts";
 import { createCheckPanel } from "./check-panel.ts";
@@ -9,6 +9,11 @@ import { readCharacter, type Character } from "./character.ts";
 import { createCrowdPanel } from "./crowd-panel.ts";
 import { defaultGraphText } from "./default-graph.ts";
 import { createDemoPanel } from "./demo-panel.ts";
+import { createDocumentEditor } from "./document-edit.ts";
+import { emptyGraph, formatDocument, graphFromClips, MOTION_KINDS, type MotionKind } from "./graph-edits.ts";
+import { createInspector } from "./inspector.ts";
+import { createParamsEditor } from "./params-editor.ts";
+import { downloadDocument, forgetSaveTarget, saveDocument, semanticKey } from "./save.ts";
 import { createEditorView } from "./editor-view.ts";
 import { createFadeView } from "./fade-view.ts";
 import { createGraphPanel } from "./graph-panel.ts";
@@ -47,12 +52,36 @@ const checkPanel = createCheckPanel($<HTMLButtonElement>("run-check"), $("check-
   status: (text) => setStatus(text),
 });
 const crowd = createCrowdPanel(viewport, () => live, () => character);
+const editStatus = $("edit-status");
+const report = (message: string): void => { if (editStatus.textContent !== message) editStatus.textContent = message; };
+const documentEditor = createDocumentEditor(store, report);
+const travelTo = (layer: number, state: string): void => {
+  if (layer >= 0) pendingTravels.push({ layer, state });
+  else report("Travel reaches the states of a layer's own machine, not those inside a nested one");
+  timeline.goLive();
+};
 const graphPanel = createGraphPanel(store, {
   layers: $("layers"), path: $("graph-path"), graph: $("graph"), currentState: $("current-state"), transitions: $("transitions"),
-}, (layer, state) => {
-  if (layer >= 0) pendingTravels.push({ layer, state });
-  timeline.goLive();
+}, {
+  editor: documentEditor,
+  travel: travelTo,
+  newState: () => ({ kind: $<HTMLSelectElement>("new-kind").value as MotionKind, clip: $<HTMLSelectElement>("new-clip").value }),
+  rename: () => inspector.focusName(),
+  report,
 });
+const inspector = createInspector($("inspector"), store, {
+  editor: documentEditor,
+  clips: () => character?.clips.map((c) => c.name) ?? [],
+  paramValue: (name) => {
+    if (!live || !live.graph.paramIndex.has(name)) return undefined;
+    const v = getParam(timeline.instance(live), name);
+    return typeof v === "number" ? v : undefined;
+  },
+  travel: (state) => travelTo(store.selection.path.length === 0 ? store.selection.layer : -1, state),
+  open: (state) => store.select({ path: [...store.selection.path, state], states: [], transitions: [], samples: [] }, "inspector"),
+  connect: (from) => { graphPanel.startConnect(from); $("graph").querySelector<SVGGElement>("[data-state]")?.focus(); },
+});
+createParamsEditor($("param-decls"), store, documentEditor, report);
 const blendPanel = createBlendPanel(() => (live ? timeline.instance(live) : undefined), () => timeline.goLive());
 const demos = createDemoPanel(store, () => character, () => {
   if (live && live.graph.paramIndex.has("swap")) { timeline.goLive(); trigger(live.instance, "swap"); }
@@ -82,6 +111,7 @@ let applyPending = false;
 /** While a character loads, it applies the document itself (quietly, with a default graph to fall back on). */
 let characterLoading = false;
 store.subscribe((change) => {
+  if (change.origin === "load") forgetSaveTarget();
   if (change.text && change.source !== "editor") editor.setText(store.text);
   if (change.text) {
     if (change.origin === "load" && character && !characterLoading) applyDocument();
@@ -97,6 +127,17 @@ store.subscribe((change) => {
  */
 function applyDocument(options: { quiet?: boolean } = {}): boolean {
   applyPending = false;
+  // Moving states only changes x- keys, which the runtime ignores: the run goes on untouched.
+  const key = semanticKey(store.text);
+  if (live && !live.isDefault && key !== undefined && key === playedKey && live.graph.skeleton === character?.skeleton) {
+    const findings = locateDiagnostics(store.analysis.tree, store.analysis.diagnostics);
+    log.showFindings(findings, selectFinding);
+    editor.showDiagnostics(findings);
+    live = { ...live, file: store.file };
+    document.body.dataset["graph"] = "ok";
+    setStatus(`${character?.name ?? ""} · ${store.file}`);
+    return true;
+  }
   const result = compileAnalysis(store.analysis, character);
   log.showFindings(result.findings, selectFinding);
   editor.showDiagnostics(result.findings);
@@ -107,9 +148,21 @@ function applyDocument(options: { quiet?: boolean } = {}): boolean {
     }
     return false;
   }
+  const previous = live;
   play(startLive(live, result.spec, result.graph, store.file, false));
+  playedKey = key;
+  // An edit does not send the character back to the entry: each layer travels back to the state it was in.
+  if (previous && previous.graph.skeleton === result.graph.skeleton) {
+    previous.graph.layers.forEach((l, i) => {
+      const was = l.machine.states[previous.instance.machines[l.machine.id]!.current]!.name;
+      const now = result.graph!.layers[i]?.machine;
+      if (now && now.stateIndex.has(was) && now.states[now.entry]!.name !== was) pendingTravels.push({ layer: i, state: was });
+    });
+  }
   return true;
 }
+/** The document that plays, without its x- keys (see applyDocument). */
+let playedKey: string | undefined;
 
 /** Makes `next` the graph that plays, and every panel show it. */
 function play(next: Live): void {
@@ -132,6 +185,7 @@ async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
     return;
   }
   character = read.character;
+  fillClipPicker(character);
   viewport.setCharacter(character.root);
   characterLoading = true;
   try {
@@ -146,6 +200,7 @@ async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
   const fallback = character.clips.length > 0 ? compileText(defaultGraphText(name, character.clips), defaultName, character) : undefined;
   if (fallback?.graph && fallback.spec) {
     play(startLive(live, fallback.spec, fallback.graph, defaultName, true));
+    playedKey = undefined;
     setStatus(`${name} · ${store.text ? `${store.file} does not fit it (see findings); ` : ""}playing its ${character.clips.length} clip(s) with a default graph`);
   } else {
     live = undefined;
@@ -255,6 +310,7 @@ function updatePanels(l: Live, instance: GraphInstance): void {
     document.body.dataset[`state${i}`] = m.states[instance.machines[m.id]!.current]!.name;
   }
   graphPanel.update(instance);
+  inspector.update();
   paramsView?.sync(instance);
   blendPanel.update(l, graphPanel.layer, instance);
   if (graphPanel.shown) fade.update(instance, graphPanel.shown.machine);
@@ -299,14 +355,67 @@ document.addEventListener("drop", (e) => {
 $<HTMLInputElement>("toggle-skeleton").addEventListener("change", (e) => viewport.setSkeletonVisible((e.target as HTMLInputElement).checked));
 $("frame").addEventListener("click", () => character && viewport.frame(character.root));
 $("edit-graph").addEventListener("click", () => toggleEditor());
+function fillClipPicker(c: Character): void {
+  const pick = $<HTMLSelectElement>("new-clip");
+  const keep = pick.value;
+  pick.replaceChildren(...c.clips.map((clip) => new Option(clip.name, clip.name)));
+  if (c.clips.some((clip) => clip.name === keep)) pick.value = keep;
+}
+$<HTMLSelectElement>("new-kind").replaceChildren(...MOTION_KINDS.map((k) => new Option({ clip: "Clip", blend1d: "1D blend tree", blend2d: "2D blend space", machine: "Nested machine" }[k], k)));
+$("add-state").addEventListener("click", () => graphPanel.addState());
+$("connect").addEventListener("click", () => {
+  const from = store.selection.states[0];
+  if (from === undefined) { report("Select the state the transition leaves (or focus “any state” and press C)"); return; }
+  graphPanel.startConnect(from);
+  $("graph").querySelector<SVGGElement>("[data-state]")?.focus();
+});
+$("make-entry").addEventListener("click", () => graphPanel.makeEntry());
+$("delete-selection").addEventListener("click", () => graphPanel.deleteSelection());
+$("save").addEventListener("click", () => void save(false));
+$("download").addEventListener("click", () => void save(true));
+$<HTMLSelectElement>("new-graph").addEventListener("change", (e) => {
+  const select = e.target as HTMLSelectElement;
+  const how = select.value;
+  select.value = "";
+  if (how === "empty" || how === "clips") newGraph(how);
+});
+
+/** A new document: empty, or one state per clip of the character. Its history starts here. */
+function newGraph(how: "empty" | "clips"): void {
+  const name = character ? character.name.replace(/\.glb$/i, "") : "graph";
+  const doc = how === "clips" && character ? graphFromClips(name, character.clips.map((c) => c.name)) : emptyGraph(name);
+  demos.forget();
+  store.load(formatDocument(doc), `${name}.animgraph.json`, { select: { layer: 0, path: [], states: [], transitions: [], samples: [] } });
+  report(how === "empty" ? "New empty graph: add states with + State" : `New graph with ${character?.clips.length ?? 0} state(s), one per clip`);
+}
+
+async function save(download: boolean): Promise<void> {
+  try {
+    const where = download ? downloadDocument(store.text, store.file) : await saveDocument(store.text, store.file);
+    if (where === undefined) return; // cancelled
+    store.markSaved(where.name);
+    report(`Saved ${where.name}${where.how === "download" ? " (downloaded)" : ""}`);
+  } catch (e) {
+    report(`Could not save: ${(e as Error).message}`);
+  }
+}
+
 $("undo").addEventListener("click", () => store.undo());
 $("redo").addEventListener("click", () => store.redo());
 document.addEventListener("keydown", (e) => {
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "s") {
+    e.preventDefault();
+    void save(false);
+    return;
+  }
   // Text fields keep their own keys (the JSON editor routes Ctrl+Z to the store itself).
   if ((e.target as HTMLElement).closest("input, textarea, select, .cm-editor")) return;
   if ((e.key === "f" || e.key === "F") && !e.ctrlKey && !e.metaKey && character) viewport.frame(character.root);
   const mod = (e.ctrlKey || e.metaKey) && !e.altKey;
-  if (mod && e.key.toLowerCase() === "z") {
+  if (!mod && !e.altKey && (e.key === "n" || e.key === "N") && (e.target as HTMLElement).closest("#graph, #graph-tools")) {
+    e.preventDefault();
+    graphPanel.addState();
+  } else if (mod && e.key.toLowerCase() === "z") {
     e.preventDefault();
     if (e.shiftKey) store.redo(); else store.undo();
   } else if (mod && e.key.toLowerCase() === "y" && !e.shiftKey) {
