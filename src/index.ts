@@ -40,6 +40,9 @@ export {
 
 export type { BvhChannel, BvhData, BvhEndSite, BvhJointInfo, BvhLimits, BvhOptions, BvhResult } from "./io/bvh/index.ts";
 export { parseBvh } from "./io/bvh/index.ts";
+export type { FormatBvhOptions, FormatBvhResult } from "./io/bvh/write-bvh.ts";
+export { formatBvh } from "./io/bvh/write-bvh.ts";
+export { quatToEuler } from "./math/euler.ts";
 export type {
   BoneRole, BoneSide, BoneMap, BoneMapEntry, BoneMapProposal, BoneMatchReason, BoneMapReadResult, BoneMapSettings,
   CompileBoneMapOptions, CompileBoneMapResult, CompiledBoneMap, RetargetOptions, NameInfo,
@@ -52,11 +55,11 @@ export { twoBoneIk, aimIk, aimChainIk, footPlacement, MAX_FOOT_PLACEMENT_LEGS, w
 // Mirroring (docs/mirroring.md): left/right pairs from joint names, a precomputed map, pose and clip jobs.
 export type {
   MirrorSide, SideMarker, MirrorPair, MirrorPairsOptions, MirrorPairsResult, MirrorAxis, MirrorReference, MirrorOptions, MirrorMap,
-  CompileMirrorMapResult, MirrorClipOptions,
+  CompileMirrorMapResult, MirrorClipOptions, MirrorSettings, MirrorSettingsReadResult,
 } from "./mirror/index.ts";
 export {
   sideMarkers, swapMarkers, swapMarkerText, findMirrorPairs, compileMirrorMap, MIRROR_AXES, MIRROR_ASYMMETRY_WARNING, mirrorPose, mirrorClip,
-  mirrorClipWithMap,
+  mirrorClipWithMap, readMirrorSettings,
 } from "./mirror/index.ts";
 
 // Pose runtime: math, clip sampling, blending, layers, sync and root motion.

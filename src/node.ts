@@ -12,6 +12,7 @@ export { loadVrmaFile } from "./io/vrma/load-vrma-file.ts";
 // Writing glTF goes through @gltf-transform/core, whose bundle holds a Node file reader (browser
 // bundlers warn about its `import("node:fs")`), so it is offered here only.
 export { addClipToGltf } from "./retarget/add-clip-to-gltf.ts";
+export { replaceClipInGltf } from "./mirror/replace-clip-in-gltf.ts";
 export type { SkinWeightFix } from "./retarget/normalize-skin-weights.ts";
 export { normalizeSkinWeights } from "./retarget/normalize-skin-weights.ts";
 export { readBoneMapFile } from "./retarget/read-bone-map-file.ts";

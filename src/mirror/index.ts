@@ -6,3 +6,4 @@ export {
 } from "./mirror-map.ts";
 export { mirrorPose } from "./mirror-pose.ts";
 export { mirrorClip, mirrorClipWithMap, type MirrorClipOptions } from "./mirror-clip.ts";
+export { readMirrorSettings, type MirrorSettings, type MirrorSettingsReadResult } from "./read-mirror-settings.ts";
