@@ -107,3 +107,17 @@ test("a configuration cap too small for the graph ends with a clear bounded repo
   assert.match(r.out, /bounded \(stopped at the configuration cap: 20 configurations kept/);
   assert.match(r.out, /I_CHECK_BOUNDED/);
 });
+
+test("--witnesses writes each witness as a timeline file that `animgraph run --script` plays", async () => {
+  const r = await run("check", "stuck.json", "--witnesses", "w");
+  assert.equal(r.code, 1);
+  const m = /wrote 1 witness: (w\/01-w-check-stuck-state\.timeline\.json)/.exec(r.out);
+  assert.ok(m, r.out);
+  const replay = await run("run", "stuck.json", "--stand-in-clips", "--script", m[1]!);
+  assert.equal(replay.code, 0, replay.err);
+  assert.match(replay.out.trim().split("\n").pop()!, /base: Jump/);
+  writeFileSync(join(dir, "plain-file"), "x");
+  const bad = await run("check", "stuck.json", "--witnesses", "plain-file");
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /plain-file: --witnesses names a file, not a folder \[E_FILE_WRITE\]/);
+});

@@ -147,3 +147,34 @@ test("in a nested machine: a play-once state stuck in a speed gap, and a trigger
   assert.equal(stolen.pointer, "/layers/0/machine/states/Loco/machine/transitions/2");
   assert.match(stolen.message, /consumed by base's Loco → Act/);
 });
+
+test("with the real clip lengths: an exit time never reached at the blend weights where an endless clip plays", async () => {
+  const { parseGraphSpec } = await import("../../src/spec/parse-graph-spec.ts");
+  const { parseJsonText } = await import("../../src/json/index.ts");
+  const { compileGraph } = await import("../../src/graph/compile-graph.ts");
+  const { createProceduralClip } = await import("../../src/graph/motion-source.ts");
+  const { createSkeleton } = await import("../../src/skeleton/skeleton.ts");
+  const { checkGraph } = await import("../../src/check/check-graph.ts");
+  const doc = machine("Move", {
+    Move: { blend1d: { param: "lean", children: [{ at: 0, clip: "walk" }, { at: 1, clip: "breathe" }] } },
+    Stop: clip("walk"),
+  }, [
+    { from: "Move", to: "Stop", exitTime: 0.9, conditions: [{ param: "halt" }], duration: 0.2 },
+    { from: "Stop", to: "Move", conditions: [{ param: "halt", value: false }], duration: 0.2 },
+  ], { lean: { type: "float", default: 0, min: 0, max: 1 }, halt: { type: "bool", default: false } });
+  const spec = parseGraphSpec(parseJsonText(JSON.stringify({ animgraph: 1, name: "blend-exit", ...doc }), "blend-exit.json")).spec!;
+  const skeleton = createSkeleton({ names: ["root"], parents: [-1] });
+  const sample = (out: { t: Float32Array }): void => { out.t[0] = 0; };
+  const clips = new Map([
+    ["walk", createProceduralClip({ name: "walk", duration: 1, sample })],
+    ["breathe", createProceduralClip({ name: "breathe", duration: Infinity, sample })], // an endless procedural motion
+  ]);
+  const graph = compileGraph(spec, skeleton, clips).graph!;
+  const r = checkGraph(spec, graph);
+  const f = only(r, "W_CHECK_EXIT_TIME_NEVER_REACHED");
+  assert.equal(f.pointer, "/layers/0/machine/transitions/0");
+  assert.match(f.message, /lean = (?!0,)/, "at a blend weight on the endless clip, not at lean = 0");
+  // With every child one second long (the stand-ins, no --clips) the exit time always comes.
+  const standIn = check(doc);
+  assert.equal(standIn.findings.filter((x) => x.code === "W_CHECK_EXIT_TIME_NEVER_REACHED").length, 0);
+});

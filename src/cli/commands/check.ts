@@ -1,10 +1,12 @@
-import { resolve } from "node:path";
+import { mkdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import { checkGraph, type CheckReport } from "../../check/check-graph.ts";
 import { formatCheckReport } from "../../check/format-check-report.ts";
 import { parseProperties, type CheckProperty } from "../../check/properties.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { standInClips } from "../../demo/stand-in-clips.ts";
+import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { decodeUtf8 } from "../../fs/decode-utf8.ts";
 import { readInputFile } from "../../fs/read-input-file.ts";
 import { compileGraph } from "../../graph/compile-graph.ts";
@@ -23,6 +25,7 @@ interface CheckCliOptions {
   dt?: string;
   maxConfigurations?: string;
   timeLimit?: string;
+  witnesses?: string;
 }
 
 /** Largest properties file read (bytes). */
@@ -48,6 +51,7 @@ export const checkCommand: CliCommand = {
       .option("--dt <seconds>", "step length of the exploration and the witnesses, a number or a fraction such as 1/60", "1/30")
       .option("--max-configurations <n>", "most configurations kept per layer group (memory bound)", "100000")
       .option("--time-limit <seconds>", "stop exploring after this many seconds and report what was covered", "60")
+      .option("--witnesses <dir>", "also write each witness as DIR/NN-code.timeline.json, ready for animgraph run --script (the folder is made if missing)")
       .action((graph: string, options: CheckCliOptions) => run(ctx, graph, options));
   },
 };
@@ -68,6 +72,7 @@ async function run(ctx: CliContext, specPath: string, options: CheckCliOptions):
   const dt = parseDt(dtText);
   if (dt === undefined || dt > 0.1) throw new CliUsageError(`check: --dt must be a number > 0 and ≤ 0.1 (the longest step taken whole) or a fraction such as 1/60, got "${dtText}"`);
 
+  if (options.witnesses !== undefined && !witnessFolderUsable(ctx, options.witnesses)) return;
   const specResult = readGraphSpec(resolve(io.cwd, specPath), {}, specPath);
   ctx.printDiagnostics(specResult.diagnostics);
   if (!specResult.spec) {
@@ -125,12 +130,51 @@ async function run(ctx: CliContext, specPath: string, options: CheckCliOptions):
     ...(options.prop !== undefined ? { propertiesFile: options.prop } : {}),
     clipLengthsKnown: options.clips !== undefined,
   });
+  const written = options.witnesses !== undefined ? writeWitnesses(ctx, options.witnesses, report) : [];
+  if (written === null) return;
   const replay = options.clips !== undefined ? `--clips ${shellQuote(options.clips)}` : "--stand-in-clips";
   if (options.json) io.stdout(`${JSON.stringify({ ...report, replayWith: `animgraph run ${shellQuote(specPath)} ${replay} --script WITNESS.json` }, null, 2)}\n`);
-  else for (const line of formatCheckReport(report, `animgraph run ${shellQuote(specPath)} ${replay} --script WITNESS.json`)) io.stdout(`${line}\n`);
+  else {
+    for (const line of formatCheckReport(report, `animgraph run ${shellQuote(specPath)} ${replay} --script WITNESS.json`)) io.stdout(`${line}\n`);
+    if (written.length > 0) io.stdout(`wrote ${written.length} witness${written.length === 1 ? "" : "es"}: ${written.join(", ")}\n`);
+  }
   ctx.exitCode = report.findings.some((f) => f.severity !== "info") ? ExitCode.Findings : ExitCode.Clean;
 }
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:@=+-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+/** `--witnesses`: refused before any work when it names something that is not a folder. */
+function witnessFolderUsable(ctx: CliContext, label: string): boolean {
+  let isDirectory: boolean | undefined;
+  try {
+    isDirectory = statSync(resolve(ctx.io.cwd, label)).isDirectory();
+  } catch {
+    isDirectory = undefined; // made later
+  }
+  if (label.trim() !== "" && isDirectory !== false) return true;
+  ctx.printDiagnostics([{ code: "E_FILE_WRITE", severity: "error", file: label === "" ? "--witnesses" : label, pointer: "", message: label === "" ? "--witnesses names no folder" : "--witnesses names a file, not a folder" }]);
+  ctx.exitCode = ExitCode.Unusable;
+  return false;
+}
+
+/** Writes each witness (atomically) as NN-code.timeline.json; the names written, or null after an error. */
+function writeWitnesses(ctx: CliContext, label: string, report: CheckReport): string[] | null {
+  const dir = resolve(ctx.io.cwd, label);
+  const written: string[] = [];
+  try {
+    mkdirSync(dir, { recursive: true });
+    report.findings.forEach((f, i) => {
+      if (!f.witness) return;
+      const name = `${String(i + 1).padStart(2, "0")}-${f.code.toLowerCase().replace(/_/g, "-")}.timeline.json`;
+      writeFileAtomic(join(dir, name), `${JSON.stringify(f.witness.timeline, null, 2)}\n`);
+      written.push(join(label, name));
+    });
+  } catch (e) {
+    ctx.printDiagnostics([{ code: "E_FILE_WRITE", severity: "error", file: label, pointer: "", message: `cannot write the witnesses (${(e as NodeJS.ErrnoException).code ?? "error"})` }]);
+    ctx.exitCode = ExitCode.Unusable;
+    return null;
+  }
+  return written;
 }
