@@ -23,6 +23,35 @@ export interface StackEntry {
 }
 
 /**
+ * What a machine with inertialized or dead-blended transitions keeps (docs/transitions.md): its last two
+ * output poses, and the source those transitions start from. Allocated with the instance; only for
+ * machines that have such transitions (`CompiledMachine.inertial`).
+ */
+export interface InertialState {
+  /** The machine's last output pose and the one before it. Swapped, never copied, on each evaluation. */
+  last: Pose;
+  previous: Pose;
+  /**
+   * Seconds of the machine's own clock: [0] now, [1] when `last` was evaluated, [2] when `previous` was,
+   * [3] the entry's elapsed time at the offset's origin (inertialize), [4..7] scratch.
+   */
+  readonly times: Float64Array;
+  /** How many of `last` and `previous` hold a pose (0..2; reset with the machine). */
+  history: number;
+  /** The captured source pose (the output at times[1] when the transition fired). */
+  readonly source: Pose;
+  /** The source's velocity, 9 per joint (translation, angular as a rotation vector, scale) per second. */
+  readonly velocity: Float64Array;
+  /** Inertialize: the offset x₀ and its velocity v₀ at the origin, 9 per joint. */
+  readonly offset: Float64Array;
+  readonly offsetVelocity: Float64Array;
+  /** Inertialize: the target's pose at the origin (for its velocity one evaluation later). */
+  readonly target: Pose;
+  /** Inertialize: 0 = the offset is not known yet, 1 = x₀ known, v₀ not yet, 2 = both. */
+  phase: number;
+}
+
+/**
  * The per-character state of one state machine (a layer's, or a nested one). Plain data.
  * The blend it produces: base = the source state's pose (or `frozen` when `source` is -1), then for each
  * stack entry i from the bottom: pose = blend(pose, pose(entry.to), entry.weight).
@@ -59,6 +88,8 @@ export interface MachineInstance {
   readonly cursors: readonly (readonly (ClipCursor | null)[])[];
   /** Per state: the nested machine's instance when the state's motion is a machine. */
   readonly nested: readonly (MachineInstance | null)[];
+  /** Inertialize / deadBlend bookkeeping, or null for a crossfade-only machine. */
+  readonly inertial: InertialState | null;
   /** Pending travel path (transition indices), taken one by one. */
   readonly travelPath: Int32Array;
   travelLength: number;
@@ -173,6 +204,7 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
     cellWeights,
     cursors: machine.states.map((s) => motionSources(s).map((src) => (isProceduralClip(src) ? null : createClipCursor(src)))),
     nested: [],
+    inertial: machine.inertial ? createInertialState(J) : null,
     travelPath: new Int32Array(buffer, 8 * doubles + 4 * n, Math.max(1, n)), travelLength: 0, travelNext: 0,
   };
   all[machine.id] = mi;
@@ -180,6 +212,14 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
     s.motion.kind === "machine" ? createMachineInstance(graph, s.motion.machine, layer, all) : null);
   mi.stateWeight[machine.entry] = 1;
   return mi;
+}
+
+function createInertialState(J: number): InertialState {
+  return {
+    last: createPose(J), previous: createPose(J), times: new Float64Array(8), history: 0,
+    source: createPose(J), velocity: new Float64Array(9 * J),
+    offset: new Float64Array(9 * J), offsetVelocity: new Float64Array(9 * J), target: createPose(J), phase: 0,
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { applyLayerAt } from "../blend/apply-layer.ts";
 import { crossfadeAt } from "../blend/crossfade.ts";
+import { addPoseOffsetAt, inertialDecayAt, poseDifferenceAt } from "../blend/pose-offset.ts";
 import { sampleClipAt } from "../clip/sample-clip.ts";
 import { wrapTimeAt } from "../clip/wrap-time.ts";
 import { evaluateCurveAt } from "../math/curves.ts";
@@ -9,9 +10,9 @@ import { emitCrossings } from "../state-machine/clip-events.ts";
 import { NONE, pickTransition } from "../state-machine/select-transition.ts";
 import { childWeights, isSyncBlend, normalizedTimeAt, stateCycleAt, stateSpeedAt } from "../state-machine/state-clock.ts";
 import { computeWeights, dropBottom } from "../state-machine/transition-stack.ts";
-import type { CompiledGraph, CompiledState } from "./compiled-graph.ts";
+import { BLEND, type CompiledGraph, type CompiledState } from "./compiled-graph.ts";
 import { queueEvent, type EventQueue, type GraphEvent } from "./graph-events.ts";
-import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
+import type { GraphInstance, InertialState, MachineInstance, StackEntry, StepResult } from "./graph-instance.ts";
 import { isProceduralClip, type MotionSource } from "./motion-source.ts";
 
 // Allocation: the per-frame path allocates nothing once V8 has optimised it (docs/performance.md,
@@ -163,6 +164,7 @@ function updateMachine(inst: GraphInstance, mi: MachineInstance): void {
     if (fire(inst, mi, code)) break;
   }
   for (let i = 0; i < mi.depth; i++) mi.stack[i]!.elapsed += h;
+  if (mi.inertial) mi.inertial.times[NOW] = mi.inertial.times[NOW]! + h;
   const freeze = opts.sourceTime === "freeze";
   if (mi.depth === 0) {
     advanceState(inst, mi, mi.current, stamp);
@@ -191,11 +193,13 @@ function updateMachine(inst: GraphInstance, mi: MachineInstance): void {
   }
   for (let i = 0; i < mi.depth; i++) {
     const e = mi.stack[i]!;
-    const d = mi.machine.transitions[e.transition]!.duration;
+    const tr = mi.machine.transitions[e.transition]!;
+    const d = tr.duration;
     e.progress = e.elapsed >= d ? 1 : e.elapsed / d;
     val[WEIGHT] = e.progress;
-    evaluateCurveAt(mi.machine.transitions[e.transition]!.curve, val, WEIGHT);
-    e.weight = val[WEIGHT]!;
+    evaluateCurveAt(tr.curve, val, WEIGHT);
+    // An inertialization shows its target alone (plus the decaying offset): the target has all the weight.
+    e.weight = tr.blend === BLEND.inertialize ? 1 : val[WEIGHT]!;
   }
   computeWeights(mi);
 }
@@ -213,16 +217,23 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
   const to = t ? t.to : -1 - code;
   const duration = t ? t.duration : 0;
   const from = mi.current;
+  // Inertialize and deadBlend start from the machine's output as it is, whatever is running: captured
+  // before anything changes, then the stack is dropped (its pose lives on in the capture).
+  const inertial = t !== null && duration > 0 && t.blend !== BLEND.crossfade && mi.inertial !== null;
+  if (inertial) captureSource(inst, mi, mi.inertial!);
   if (t) for (let i = 0; i < t.triggerSlots.length; i++) inst.params[t.triggerSlots[i]!] = 0;
   if (mi.depth > 0) {
     const top = mi.stack[mi.depth - 1]!;
     ev = queueEvent(events, "transitionInterrupted", mi.layer, m.id, top.to, top.from, top.transition, "");
     if (ev) ev.time = t0;
-    if (inst.graph.options.interruptMode === "cut") {
+    if (inertial) {
+      mi.depth = 0;
+      mi.source = from;
+    } else if (inst.graph.options.interruptMode === "cut") {
       mi.depth = 0;
       mi.source = from;
     } else if (top.transition >= 0 && m.transitions[top.transition]!.freeze) {
-      evaluateMachine(inst, mi, mi.frozen);
+      foldMachine(inst, mi, mi.frozen);
       mi.depth = 0;
       mi.source = -1;
     }
@@ -260,13 +271,17 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
 
 /** Folds the source and the oldest entry into the frozen pose (the stack is full). */
 function collapseOldest(inst: GraphInstance, mi: MachineInstance): void {
-  if (mi.source >= 0) evaluateState(inst, mi, mi.source, mi.frozen);
-  const tmp = acquire(inst);
   const e = mi.stack[0]!;
-  evaluateState(inst, mi, e.to, tmp);
-  val[WEIGHT] = e.weight;
-  crossfadeAt(mi.frozen, mi.frozen, tmp, val, WEIGHT, inst.graph.options.quatMode);
-  release(inst);
+  if (firstBlend(mi) !== BLEND.crossfade) {
+    evaluateFirstEntry(inst, mi, e, mi.frozen);
+  } else {
+    if (mi.source >= 0) evaluateState(inst, mi, mi.source, mi.frozen);
+    const tmp = acquire(inst);
+    evaluateState(inst, mi, e.to, tmp);
+    val[WEIGHT] = e.weight;
+    crossfadeAt(mi.frozen, mi.frozen, tmp, val, WEIGHT, inst.graph.options.quatMode);
+    release(inst);
+  }
   mi.source = -1;
   dropBottom(mi, 1);
 }
@@ -296,6 +311,7 @@ function enterState(inst: GraphInstance, mi: MachineInstance, to: number, from: 
 }
 
 function resetMachine(mi: MachineInstance): void {
+  if (mi.inertial) mi.inertial.history = 0;
   mi.current = mi.machine.entry;
   mi.source = mi.current;
   mi.depth = 0;
@@ -489,16 +505,37 @@ function evaluateState(inst: GraphInstance, mi: MachineInstance, s: number, out:
   if (acc === 0) copyPose(out, inst.graph.skeleton.rest);
 }
 
-/** Writes a machine's blended pose (its crossfade stack folded bottom-up) into `out`. */
+/**
+ * Writes a machine's output pose (its transition stack folded bottom-up) into `out`. A machine with
+ * inertialized or dead-blended transitions remembers it as its latest output (their source pose and
+ * velocity come from the last two): `step` calls this once per machine per frame.
+ */
 export function evaluateMachine(inst: GraphInstance, mi: MachineInstance, out: Pose): void {
+  foldMachine(inst, mi, out);
+  if (mi.inertial) rememberOutput(mi.inertial, out);
+}
+
+/** The blend mode of the bottom stack entry (crossfade for crossfade-only machines and teleports). */
+function firstBlend(mi: MachineInstance): number {
+  if (!mi.inertial || mi.depth === 0) return BLEND.crossfade;
+  const e = mi.stack[0]!;
+  return e.transition >= 0 ? mi.machine.transitions[e.transition]!.blend : BLEND.crossfade;
+}
+
+/** The machine's pose without remembering it (evaluateMachine's work). */
+function foldMachine(inst: GraphInstance, mi: MachineInstance, out: Pose): void {
   if (mi.depth === 0) {
     evaluateState(inst, mi, mi.current, out);
     return;
   }
-  if (mi.source >= 0) evaluateState(inst, mi, mi.source, out);
+  let first = 0;
+  if (firstBlend(mi) !== BLEND.crossfade) {
+    evaluateFirstEntry(inst, mi, mi.stack[0]!, out);
+    first = 1;
+  } else if (mi.source >= 0) evaluateState(inst, mi, mi.source, out);
   else copyPose(out, mi.frozen);
   const quatMode = inst.graph.options.quatMode;
-  for (let i = 0; i < mi.depth; i++) {
+  for (let i = first; i < mi.depth; i++) {
     const e = mi.stack[i]!;
     const tmp = acquire(inst);
     evaluateState(inst, mi, e.to, tmp);
@@ -529,4 +566,99 @@ export function evaluatePose(inst: GraphInstance): void {
     val[LAYER_WEIGHT] = w; // evaluating may have reused the slot
     applyLayerAt(out, out, inst.layerPose, val, LAYER_WEIGHT, layer.mask ?? undefined, layer.mode, quatMode);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Inertialization and dead blending (docs/transitions.md)
+
+/** InertialState.times slots. */
+const NOW = 0, LAST = 1, PREVIOUS = 2, ORIGIN = 3, SOURCE_TIME = 4, SCRATCH = 6;
+/** History older than this (machine seconds) is not the motion on screen: the source is evaluated afresh. */
+const STALE_HISTORY = 0.25;
+/** deadBlend's source velocity is halved after duration × this. */
+const DEAD_BLEND_HALFLIFE = 0.5;
+/** x where (1 + x)·e^(−x) = ½. */
+const HALF_DECAY = 1.6783469900166608;
+
+/** Keeps `out` as the machine's latest output (the previous one moves down; a repeat at one time replaces). */
+function rememberOutput(ine: InertialState, out: Pose): void {
+  const times = ine.times;
+  if (ine.history === 0 || times[NOW]! > times[LAST]!) {
+    const oldest = ine.previous;
+    ine.previous = ine.last;
+    ine.last = oldest;
+    times[PREVIOUS] = times[LAST]!;
+    if (ine.history < 2) ine.history++;
+  }
+  copyPose(ine.last, out);
+  times[LAST] = times[NOW]!;
+}
+
+/**
+ * Captures the pose an inertialize / deadBlend transition starts from: the machine's last output and its
+ * velocity from the output before it; without a recent output, the machine's pose now, at rest.
+ */
+function captureSource(inst: GraphInstance, mi: MachineInstance, ine: InertialState): void {
+  const times = ine.times;
+  ine.phase = 0;
+  if (ine.history === 0 || times[NOW]! - times[LAST]! > STALE_HISTORY) {
+    foldMachine(inst, mi, ine.source);
+    times[SOURCE_TIME] = times[NOW]!;
+    ine.velocity.fill(0);
+    return;
+  }
+  copyPose(ine.source, ine.last);
+  times[SOURCE_TIME] = times[LAST]!;
+  times[SCRATCH] = times[LAST]! - times[PREVIOUS]!;
+  if (ine.history >= 2 && times[SCRATCH]! > 0) poseDifferenceAt(ine.velocity, ine.last, ine.previous, times, SCRATCH);
+  else ine.velocity.fill(0);
+}
+
+/** Evaluates the bottom stack entry when it inertializes or dead-blends, into `out`. */
+function evaluateFirstEntry(inst: GraphInstance, mi: MachineInstance, e: StackEntry, out: Pose): void {
+  const ine = mi.inertial!;
+  const times = ine.times;
+  const tr = mi.machine.transitions[e.transition]!;
+  // τ: seconds since the captured source pose.
+  times[SCRATCH] = times[NOW]! - times[SOURCE_TIME]!;
+  if (tr.blend === BLEND.deadBlend) {
+    // E(τ) = source ⊕ v·k(τ): the source drifts on with its velocity, which decays as (1 + λτ)·e^(−λτ)
+    // (flat at τ = 0, so the decay itself adds no acceleration at the start), k(τ) its integral
+    // (2 − (2 + λτ)·e^(−λτ)) / λ; then the usual crossfade to the target by the curve's weight.
+    const lambda = HALF_DECAY / (DEAD_BLEND_HALFLIFE * tr.duration);
+    const lt = lambda * times[SCRATCH]!;
+    times[SCRATCH] = (2 - (2 + lt) * Math.exp(-lt)) / lambda;
+    addPoseOffsetAt(out, ine.source, ine.velocity, null, times, SCRATCH);
+    const tmp = acquire(inst);
+    evaluateState(inst, mi, e.to, tmp);
+    val[WEIGHT] = e.weight;
+    crossfadeAt(out, out, tmp, val, WEIGHT, inst.graph.options.quatMode);
+    release(inst);
+    return;
+  }
+  evaluateState(inst, mi, e.to, out);
+  if (ine.phase === 0) {
+    // The origin: x₀ = (source extrapolated to now) ⊖ target, so the output starts on the source's path.
+    const ext = acquire(inst);
+    addPoseOffsetAt(ext, ine.source, ine.velocity, null, times, SCRATCH);
+    times[SCRATCH] = 1;
+    poseDifferenceAt(ine.offset, ext, out, times, SCRATCH);
+    release(inst);
+    copyPose(ine.target, out);
+    times[ORIGIN] = e.elapsed;
+    ine.offsetVelocity.fill(0);
+    ine.phase = 1;
+  } else if (ine.phase === 1 && e.elapsed > times[ORIGIN]!) {
+    // One evaluation later the target's velocity is known: v₀ = v_source − v_target.
+    times[SCRATCH] = e.elapsed - times[ORIGIN]!;
+    const v = ine.offsetVelocity, vs = ine.velocity;
+    poseDifferenceAt(v, out, ine.target, times, SCRATCH);
+    for (let i = 0; i < v.length; i++) v[i] = vs[i]! - v[i]!;
+    ine.phase = 2;
+  }
+  // x(u) = x₀·h₀(u) + v₀·D·h₁(u), u = (elapsed − origin) / D, D = duration − origin.
+  times[SCRATCH + 1] = tr.duration - times[ORIGIN]!;
+  times[SCRATCH] = times[SCRATCH + 1]! > 0 ? (e.elapsed - times[ORIGIN]!) / times[SCRATCH + 1]! : 1;
+  inertialDecayAt(times, SCRATCH);
+  addPoseOffsetAt(out, out, ine.offset, ine.offsetVelocity, times, SCRATCH);
 }

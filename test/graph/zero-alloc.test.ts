@@ -27,6 +27,9 @@ import { createInstance, type GraphInstance } from "../../src/graph/graph-instan
 import { step } from "../../src/graph/step.ts";
 import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { readGraphSpec } from "../../src/spec/read-graph-spec-file.ts";
+import { parseGraphSpec } from "../../src/spec/parse-graph-spec.ts";
+import { parseJsonText } from "../../src/json/index.ts";
+import { readFileSync } from "node:fs";
 import { repoPath } from "../helpers/assets.ts";
 
 setFlagsFromString("--expose-gc");
@@ -149,6 +152,30 @@ function assertCrowdAllocatesNothing(options: CrowdOptions): void {
   const r = steadyAllocation(frame);
   assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
 }
+
+test("step allocates 0 bytes per frame with inertialized and dead-blended transitions (robot example graph)", () => {
+  // The robot example with its transitions alternately inertialized and dead-blended (interrupting one
+  // another through the jumps and punches): history, capture, offsets and extrapolation all run.
+  const json = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as { layers: { machine: { transitions: { blend?: string }[] } }[] };
+  for (const l of json.layers) l.machine.transitions.forEach((t, i) => (t.blend = i % 2 === 0 ? "inertialize" : "deadBlend"));
+  const parsed = parseGraphSpec(parseJsonText(JSON.stringify(json), "robot-inertial.animgraph.json"));
+  assert.ok(parsed.spec, JSON.stringify(parsed.diagnostics));
+  const compiled = compileGraph(parsed.spec, gltf.skeletons[0]!, gltf.clips, { rootMotion: "auto" });
+  const graph = compiled.graph!;
+  assert.ok(graph.machines.every((m) => m.inertial));
+  const instances = Array.from({ length: 24 }, () => createInstance(graph));
+  const frame = (k: number): void => {
+    const spike = isSpike(k);
+    for (let i = 0; i < instances.length; i++) {
+      const inst = instances[i]!;
+      drive(inst, i, k);
+      if (spike) step(graph, inst, SPIKE);
+      else step(graph, inst, DT);
+    }
+  };
+  const r = steadyAllocation(frame);
+  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${instances.length} characters (${report(r)})`);
+});
 
 test("evaluateCrowd allocates 0 bytes per frame once warm (robot example graph)", () => {
   assertCrowdAllocatesNothing({});

@@ -4,7 +4,7 @@
 import { sampleClip } from "../../clip/sample-clip.ts";
 import type { GraphInstance, MachineInstance } from "../../graph/graph-instance.ts";
 import { isProceduralClip, type MotionSource } from "../../graph/motion-source.ts";
-import { childTimeAt, layerWeightAt } from "../../graph/step.ts";
+import { childTimeAt, evaluateMachine, layerWeightAt } from "../../graph/step.ts";
 import { stripRootMotion } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
 import { COMMAND_CAPACITY, OP, STAGING_CAPACITY, type WasmCrowd } from "./wasm-crowd.ts";
@@ -116,7 +116,22 @@ function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, s: 
   if (acc === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
 }
 
+/**
+ * A machine with inertialized or dead-blended transitions is evaluated by JS (`evaluateMachine`, which
+ * also keeps its output history) and loaded: its offsets and extrapolation live in JS state.
+ */
+function stageMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, dst: number): void {
+  if (w.stagingTop === STAGING_CAPACITY) flush(w);
+  const pose = w.staging[w.stagingTop++]!;
+  evaluateMachine(inst, mi, pose);
+  emit(w, OP.load, dst, pose.t.byteOffset, 0, 0, 0);
+}
+
 function recordMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
+  if (mi.inertial) {
+    stageMachine(w, inst, mi, out);
+    return;
+  }
   if (mi.depth === 0) {
     recordState(w, inst, mi, mi.current, out);
     return;

@@ -1,0 +1,103 @@
+// Pose differences, velocities and offsets for inertialization and dead blending (docs/transitions.md).
+// A pose offset or velocity holds 9 numbers per joint: translation (3), rotation as a rotation vector
+// (axis × angle, 3, in the joint's parent space) and scale (3). Rotations compose on the left:
+// a rotation offset x turns a joint's local rotation q into exp(x) · q.
+import type { Pose } from "../pose/pose.ts";
+
+/** Numbers per joint in a pose offset or velocity. */
+export const OFFSET_STRIDE = 9;
+
+/**
+ * out ← a ⊖ b per joint: t_a − t_b, the rotation vector of q_a · q_b⁻¹ (shortest way round), s_a − s_b.
+ * Divided by `ws[wi]` when that is not 1 (a velocity: (a ⊖ b) / dt). No allocation.
+ */
+export function poseDifferenceAt(out: Float64Array, a: Pose, b: Pose, ws: Float64Array, wi: number): void {
+  const inv = 1 / ws[wi]!;
+  const at = a.t, bt = b.t, as = a.s, bs = b.s, ar = a.r, br = b.r;
+  for (let j = 0; j < a.jointCount; j++) {
+    const o = OFFSET_STRIDE * j, k3 = 3 * j, k4 = 4 * j;
+    out[o] = (at[k3]! - bt[k3]!) * inv;
+    out[o + 1] = (at[k3 + 1]! - bt[k3 + 1]!) * inv;
+    out[o + 2] = (at[k3 + 2]! - bt[k3 + 2]!) * inv;
+    out[o + 6] = (as[k3]! - bs[k3]!) * inv;
+    out[o + 7] = (as[k3 + 1]! - bs[k3 + 1]!) * inv;
+    out[o + 8] = (as[k3 + 2]! - bs[k3 + 2]!) * inv;
+    const ax = ar[k4]!, ay = ar[k4 + 1]!, az = ar[k4 + 2]!, aw = ar[k4 + 3]!;
+    const bx = br[k4]!, by = br[k4 + 1]!, bz = br[k4 + 2]!, bw = br[k4 + 3]!;
+    // d = a · b⁻¹ (b unit: its inverse is its conjugate).
+    let dx = -aw * bx + ax * bw - ay * bz + az * by;
+    let dy = -aw * by + ay * bw - az * bx + ax * bz;
+    let dz = -aw * bz + az * bw - ax * by + ay * bx;
+    let dw = aw * bw + ax * bx + ay * by + az * bz;
+    if (dw < 0) {
+      dx = -dx; dy = -dy; dz = -dz; dw = -dw;
+    }
+    const sin = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    // angle / sin(angle / 2), → 2 as the angle → 0.
+    const k = (sin > 1e-12 ? (2 * Math.atan2(sin, dw)) / sin : 2) * inv;
+    out[o + 3] = dx * k;
+    out[o + 4] = dy * k;
+    out[o + 5] = dz * k;
+  }
+}
+
+/**
+ * out ← pose ⊕ (c0·x + c1·y) per joint, with c0 = cs[ci], c1 = cs[ci + 1]: translation and scale add,
+ * the rotation vector r = c0·x_r + c1·y_r turns the rotation: q ← exp(r) · q. `y` may be null (c1 unused).
+ * `out` may be `pose`. No allocation.
+ */
+export function addPoseOffsetAt(out: Pose, pose: Pose, x: Float64Array, y: Float64Array | null, cs: Float64Array, ci: number): void {
+  const c0 = cs[ci]!, c1 = y ? cs[ci + 1]! : 0;
+  const pt = pose.t, ps = pose.s, pr = pose.r, ot = out.t, os = out.s, or = out.r;
+  for (let j = 0; j < pose.jointCount; j++) {
+    const o = OFFSET_STRIDE * j, k3 = 3 * j, k4 = 4 * j;
+    let tx = c0 * x[o]!, ty = c0 * x[o + 1]!, tz = c0 * x[o + 2]!;
+    let rx = c0 * x[o + 3]!, ry = c0 * x[o + 4]!, rz = c0 * x[o + 5]!;
+    let sx = c0 * x[o + 6]!, sy = c0 * x[o + 7]!, sz = c0 * x[o + 8]!;
+    if (y) {
+      tx += c1 * y[o]!; ty += c1 * y[o + 1]!; tz += c1 * y[o + 2]!;
+      rx += c1 * y[o + 3]!; ry += c1 * y[o + 4]!; rz += c1 * y[o + 5]!;
+      sx += c1 * y[o + 6]!; sy += c1 * y[o + 7]!; sz += c1 * y[o + 8]!;
+    }
+    ot[k3] = pt[k3]! + tx;
+    ot[k3 + 1] = pt[k3 + 1]! + ty;
+    ot[k3 + 2] = pt[k3 + 2]! + tz;
+    os[k3] = ps[k3]! + sx;
+    os[k3 + 1] = ps[k3 + 1]! + sy;
+    os[k3 + 2] = ps[k3 + 2]! + sz;
+    const qx = pr[k4]!, qy = pr[k4 + 1]!, qz = pr[k4 + 2]!, qw = pr[k4 + 3]!;
+    const angle = Math.sqrt(rx * rx + ry * ry + rz * rz);
+    if (angle < 1e-12) {
+      or[k4] = qx; or[k4 + 1] = qy; or[k4 + 2] = qz; or[k4 + 3] = qw;
+      continue;
+    }
+    const half = 0.5 * angle;
+    const k = Math.sin(half) / angle;
+    const ex = rx * k, ey = ry * k, ez = rz * k, ew = Math.cos(half);
+    // exp(r) · q, renormalised (float32 storage and the sine leave it a few ulps off unit).
+    const nx = ew * qx + ex * qw + ey * qz - ez * qy;
+    const ny = ew * qy - ex * qz + ey * qw + ez * qx;
+    const nz = ew * qz + ex * qy - ey * qx + ez * qw;
+    const nw = ew * qw - ex * qx - ey * qy - ez * qz;
+    const n = 1 / Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
+    or[k4] = nx * n; or[k4 + 1] = ny * n; or[k4 + 2] = nz * n; or[k4 + 3] = nw * n;
+  }
+}
+
+/**
+ * The inertialization decay over normalised time u ∈ [0, 1] (docs/transitions.md): the offset is
+ * x(u) = x₀·h₀(u) + v₀·D·h₁(u), the quintic that starts at x₀ with velocity v₀ and zero acceleration and
+ * ends at 0 with zero velocity and acceleration at u = 1 (Bollo's inertialization polynomial with the
+ * initial acceleration 0, so the output's acceleration does not jump either):
+ *   h₀(u) = 1 − 10u³ + 15u⁴ − 6u⁵,   h₁(u) = u − 6u³ + 8u⁴ − 3u⁵.
+ * Writes [h₀, D·h₁] to cs[ci], cs[ci + 1] with u = cs[ci] and D = cs[ci + 1] on entry (u clamped).
+ */
+export function inertialDecayAt(cs: Float64Array, ci: number): void {
+  let u = cs[ci]!;
+  const d = cs[ci + 1]!;
+  if (!(u > 0)) u = 0;
+  else if (u > 1) u = 1;
+  const u3 = u * u * u;
+  cs[ci] = 1 - u3 * (10 - u * (15 - 6 * u));
+  cs[ci + 1] = d * (u - u3 * (6 - u * (8 - 3 * u)));
+}
