@@ -1,5 +1,6 @@
 // Motion continuity measured from output poses: the velocity pop a transition causes is the change of
 // each joint's angular velocity between the frame before the transition and its first frame.
+import { argumentError, expectArray, expectPose, expectTypedArray, rangeError } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
 
 /**
@@ -8,13 +9,10 @@ import type { Pose } from "../pose/pose.ts";
  * round) divided by `dt`. `out` needs 3 · jointCount entries. No allocation.
  */
 export function jointAngularVelocities(out: Float64Array, from: Pose, to: Pose, dt: number): Float64Array {
-  checkPose("jointAngularVelocities", "from", from);
-  checkPose("jointAngularVelocities", "to", to);
-  if (to.jointCount !== from.jointCount) throw new RangeError(`jointAngularVelocities: the poses have ${from.jointCount} and ${to.jointCount} joints`);
-  checkDt("jointAngularVelocities", dt);
-  if (!(out instanceof Float64Array) || out.length < 3 * from.jointCount) {
-    throw new TypeError(`jointAngularVelocities: out must be a Float64Array of at least ${3 * from.jointCount} entries`);
-  }
+  expectPose("jointAngularVelocities", "from", from);
+  expectPose("jointAngularVelocities", "to", to, from.jointCount);
+  checkDt("jointAngularVelocities", "dt", dt);
+  expectTypedArray("jointAngularVelocities", "out", out, Float64Array, 3 * from.jointCount);
   angularVelocitiesInto(out, from, to, dt);
   return out;
 }
@@ -59,14 +57,11 @@ export interface AngularVelocityJump {
  * this with p2 its first output frame. Allocates its result (not a per-frame job: see `createContinuityMeter`).
  */
 export function angularVelocityJump(p0: Pose, p1: Pose, p2: Pose, dt01: number, dt12: number = dt01): AngularVelocityJump {
-  checkPose("angularVelocityJump", "p0", p0);
-  checkPose("angularVelocityJump", "p1", p1);
-  checkPose("angularVelocityJump", "p2", p2);
-  if (p1.jointCount !== p0.jointCount || p2.jointCount !== p0.jointCount) {
-    throw new RangeError(`angularVelocityJump: the poses have ${p0.jointCount}, ${p1.jointCount} and ${p2.jointCount} joints`);
-  }
-  checkDt("angularVelocityJump", dt01);
-  checkDt("angularVelocityJump", dt12);
+  expectPose("angularVelocityJump", "p0", p0);
+  expectPose("angularVelocityJump", "p1", p1, p0.jointCount);
+  expectPose("angularVelocityJump", "p2", p2, p0.jointCount);
+  checkDt("angularVelocityJump", "dt01", dt01);
+  checkDt("angularVelocityJump", "dt12", dt12);
   const w0 = new Float64Array(3 * p0.jointCount), w1 = new Float64Array(3 * p0.jointCount);
   angularVelocitiesInto(w0, p0, p1, dt01);
   angularVelocitiesInto(w1, p1, p2, dt12);
@@ -93,19 +88,14 @@ export function largestDifference(a: Float64Array, b: Float64Array, jointCount: 
  * before it. `frame` must be ≥ 2 (two earlier poses give the velocity before the transition).
  */
 export function transitionContinuity(poses: readonly Pose[], frame: number, dt: number): AngularVelocityJump {
-  if (!Array.isArray(poses)) throw new TypeError("transitionContinuity: poses must be an array of poses");
-  if (!Number.isInteger(frame) || frame < 2 || frame >= poses.length) {
-    throw new RangeError(`transitionContinuity: frame must be an integer in [2, ${poses.length - 1}], got ${String(frame)}`);
-  }
+  expectArray("transitionContinuity", "poses", poses);
+  if (typeof frame !== "number") throw argumentError("transitionContinuity", "frame", "an integer", frame);
+  if (!Number.isInteger(frame) || frame < 2 || frame >= poses.length) throw rangeError("transitionContinuity", "frame", `an integer in [2, ${poses.length - 1}]`, frame);
   return angularVelocityJump(poses[frame - 2]!, poses[frame - 1]!, poses[frame]!, dt);
 }
 
-function checkPose(fn: string, name: string, p: Pose): void {
-  if (typeof p !== "object" || p === null || !(p.r instanceof Float32Array) || !Number.isInteger(p.jointCount) || p.r.length < 4 * p.jointCount) {
-    throw new TypeError(`${fn}: ${name} must be a Pose (createPose)`);
-  }
-}
-
-function checkDt(fn: string, dt: number): void {
-  if (typeof dt !== "number" || !(dt > 0 && dt < Infinity)) throw new RangeError(`${fn}: dt must be a finite number of seconds > 0, got ${String(dt)}`);
+/** A frame time: a finite number of seconds > 0. */
+export function checkDt(fn: string, argument: string, dt: unknown): void {
+  if (typeof dt !== "number") throw argumentError(fn, argument, "a number of seconds", dt);
+  if (!(dt > 0 && dt < Infinity)) throw rangeError(fn, argument, "a finite number of seconds > 0", dt);
 }

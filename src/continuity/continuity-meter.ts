@@ -1,5 +1,6 @@
 import { copyPose, createPose, type Pose } from "../pose/pose.ts";
-import { angularVelocitiesInto } from "./angular-velocity-jump.ts";
+import { expectInteger, expectPose } from "../errors/check-argument.ts";
+import { angularVelocitiesInto, checkDt } from "./angular-velocity-jump.ts";
 
 /**
  * Follows a stream of output poses and tells, at each one, its angular-velocity jump against the frame
@@ -19,15 +20,15 @@ export interface ContinuityMeter {
 
 /** A ContinuityMeter for poses of `jointCount` joints. */
 export function createContinuityMeter(jointCount: number): ContinuityMeter {
-  if (!Number.isInteger(jointCount) || jointCount < 0) throw new RangeError(`createContinuityMeter: jointCount must be an integer ≥ 0, got ${String(jointCount)}`);
+  expectInteger("createContinuityMeter", "jointCount", jointCount);
   const last = createPose(jointCount);
   let before = new Float64Array(3 * jointCount), now = new Float64Array(3 * jointCount);
   let seen = 0;
   let joint = -1;
   return {
     push(pose: Pose, dt: number): number {
-      if (pose.jointCount !== jointCount) throw new RangeError(`ContinuityMeter.push: the pose has ${pose.jointCount} joints, the meter ${jointCount}`);
-      if (!(dt > 0 && dt < Infinity)) throw new RangeError(`ContinuityMeter.push: dt must be a finite number of seconds > 0, got ${String(dt)}`);
+      expectPose("ContinuityMeter.push", "pose", pose, jointCount);
+      checkDt("ContinuityMeter.push", "dt", dt);
       let jump = NaN;
       if (seen > 0) {
         const t = before;

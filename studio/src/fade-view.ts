@@ -2,12 +2,15 @@
 // and each state's weight over the last seconds: P = w₁·P₁ + w₂·P₂, w₁ + w₂ = 1. The history follows
 // states, not the roles A and B: when a fade starts, the state that was current keeps its line (at 1,
 // falling as w₁) instead of the "B" line dropping from 1 to 0, so the plot is as continuous as the pose.
+// The continuity figure rides on the same history: the output's joint angular-velocity jump per step
+// (grey, its own scale at the right) with a marker and the figure where a transition started.
 import { evaluateCurve, type CompiledMachine, type GraphInstance } from "animgraph";
+import { JUMP_HISTORY, type ContinuityTracker } from "./continuity-tracker.ts";
 
 const HISTORY = 240;
 
 export interface FadeView {
-  update(instance: GraphInstance, machine: CompiledMachine): void;
+  update(instance: GraphInstance, machine: CompiledMachine, continuity?: ContinuityTracker): void;
   /** The plotted history, oldest first: per state, its weight in each of the last frames (for tests). */
   history(): { name: string; weights: number[] }[];
 }
@@ -36,7 +39,7 @@ export function createFadeView(curveCanvas: HTMLCanvasElement, historyCanvas: HT
     c.setLineDash([]);
   };
   return {
-    update(inst, machine) {
+    update(inst, machine, continuity) {
       const mi = inst.machines[machine.id]!;
       const top = mi.depth > 0 ? mi.stack[mi.depth - 1]! : undefined;
       const t = top && top.transition >= 0 ? machine.transitions[top.transition] : undefined;
@@ -97,10 +100,12 @@ export function createFadeView(curveCanvas: HTMLCanvasElement, historyCanvas: HT
         hctx.fillText(label, legendX, 12);
         legendX += hctx.measureText(label).width + 10;
       }
+      if (continuity && continuity.filled > 1) drawJumps(hctx, HW, HH, continuity);
       if (top && t) {
         const from = top.from >= 0 ? machine.states[top.from]!.name : "(frozen pose)";
         const to = machine.states[top.to]!.name;
-        readout.textContent = `${from} → ${to}: s = ${top.progress.toFixed(2)}, w₂ = ${t.curve}(s) = ${w.toFixed(3)}, w₁ = ${(1 - w).toFixed(3)}; stack depth ${mi.depth}`;
+        const jump = continuity?.jumpOf(machine.id, t.index);
+        readout.textContent = `${from} → ${to} (${t.blendName}): s = ${top.progress.toFixed(2)}, w₂ = ${t.blendName === "inertialize" ? "1 (target + decaying offset)" : `${t.curve}(s) = ${w.toFixed(3)}`}, w₁ = ${(1 - w).toFixed(3)}; stack depth ${mi.depth}${jump === undefined ? "" : `; jump ${jump.toFixed(2)} rad/s`}`;
       } else {
         readout.textContent = "No transition running.";
       }
@@ -113,4 +118,36 @@ export function createFadeView(curveCanvas: HTMLCanvasElement, historyCanvas: HT
       }));
     },
   };
+}
+
+/** The per-step velocity jump over the history's span, scaled to its largest value, with transition starts marked. */
+function drawJumps(c: CanvasRenderingContext2D, W: number, H: number, k: ContinuityTracker): void {
+  let top = 1;
+  for (let i = 0; i < k.filled; i++) {
+    const v = k.jumps[(k.head + i) % JUMP_HISTORY]!;
+    if (v > top) top = v;
+  }
+  const x0 = (JUMP_HISTORY - k.filled) / (JUMP_HISTORY - 1) * W;
+  const xOf = (i: number): number => x0 + (i / (JUMP_HISTORY - 1)) * W;
+  const yOf = (v: number): number => H - 6 - (v / top) * (H - 12);
+  c.strokeStyle = "rgba(200, 200, 210, 0.45)";
+  c.beginPath();
+  let open = false;
+  for (let i = 0; i < k.filled; i++) {
+    const v = k.jumps[(k.head + i) % JUMP_HISTORY]!;
+    if (Number.isNaN(v)) { open = false; continue; }
+    if (open) c.lineTo(xOf(i), yOf(v)); else c.moveTo(xOf(i), yOf(v));
+    open = true;
+  }
+  c.stroke();
+  c.fillStyle = "#ffb547";
+  for (let i = 0; i < k.filled; i++) {
+    const at = (k.head + i) % JUMP_HISTORY;
+    if (k.starts[at] !== 1 || Number.isNaN(k.jumps[at]!)) continue;
+    const x = xOf(i), y = yOf(k.jumps[at]!);
+    c.fillRect(x - 1, y, 2, H - 6 - y);
+    c.fillText(`${k.jumps[at]!.toFixed(2)}`, Math.min(x + 3, W - 30), Math.max(y, 22));
+  }
+  c.fillStyle = "#9aa1b1";
+  c.fillText(`jump ≤ ${top.toFixed(1)} rad/s`, W - 92, H - 2);
 }

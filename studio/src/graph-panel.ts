@@ -7,6 +7,7 @@ import type { DocumentEditor } from "./document-edit.ts";
 import {
   addState, addTransition, deleteStates, deleteTransitions, parseDocument, placeStates, setEntry, type JsonObject, type MotionKind,
 } from "./graph-edits.ts";
+import type { ContinuityTracker } from "./continuity-tracker.ts";
 import { createGraphView, type GraphView, type Placed } from "./graph-view.ts";
 import { createLayersView, type LayersView } from "./layers-view.ts";
 import type { Live } from "./live-graph.ts";
@@ -39,8 +40,8 @@ export interface GraphPanelLinks {
 export interface GraphPanel {
   /** The playing graph changed: rebuild the tabs and the graph. */
   show(live: Live | undefined): void;
-  /** Every frame: the current states, the running transitions. */
-  update(instance: GraphInstance): void;
+  /** Every frame: the current states, the running transitions (with their continuity figures, when given). */
+  update(instance: GraphInstance, continuity?: ContinuityTracker): void;
   /** The machine shown and its breadcrumb text ("base › Air"), once a graph plays. */
   readonly shown: { readonly machine: CompiledMachine; readonly path: string } | undefined;
   /** The layer shown (the selection's, within the playing graph's layers). */
@@ -227,27 +228,34 @@ export function createGraphPanel(store: StudioStore, hosts: GraphPanelHosts, lin
     }
   });
 
-  const renderTransitions = (instance: GraphInstance, machine: CompiledMachine): void => {
+  const renderTransitions = (instance: GraphInstance, machine: CompiledMachine, continuity?: ContinuityTracker): void => {
     const host = hosts.transitions;
     const mi = instance.machines[machine.id]!;
-    const rows: [string, number][] = [];
+    const rows: [string, number, string][] = [];
     for (let k = 0; k < mi.depth; k++) {
       const e = mi.stack[k]!;
-      rows.push([`${e.from >= 0 ? machine.states[e.from]!.name : "pose"}→${machine.states[e.to]!.name}`, e.progress]);
+      // The blend mode and the transition's continuity figure (its first frame's velocity jump).
+      const t = e.transition >= 0 ? machine.transitions[e.transition] : undefined;
+      const jump = t ? continuity?.jumpOf(machine.id, t.index) : undefined;
+      const detail = `${t ? t.blendName : "travel"}${jump === undefined ? "" : ` · jump ${jump.toFixed(2)} rad/s`}`;
+      rows.push([`${e.from >= 0 ? machine.states[e.from]!.name : "pose"}→${machine.states[e.to]!.name}`, e.progress, detail]);
     }
-    const key = rows.map((r) => r[0]).join(",");
+    const key = rows.map((r) => `${r[0]} ${r[2]}`).join(",");
     if (host.dataset["key"] !== key) {
       host.dataset["key"] = key;
-      host.replaceChildren(...rows.map(([name]) => {
+      host.replaceChildren(...rows.map(([name, , detail]) => {
         const div = document.createElement("div");
         div.className = "run";
         div.dataset["transition"] = name;
         const label = document.createElement("span");
         label.textContent = name;
+        const mode = document.createElement("span");
+        mode.className = "blend-mode";
+        mode.textContent = detail;
         const bar = document.createElement("progress");
         bar.max = 1;
         bar.setAttribute("aria-label", `Transition ${name} progress`);
-        div.append(label, bar);
+        div.append(label, mode, bar);
         return div;
       }));
     }
@@ -274,7 +282,7 @@ export function createGraphPanel(store: StudioStore, hosts: GraphPanelHosts, lin
       }
       build();
     },
-    update(instance) {
+    update(instance, continuity) {
       if (!live || !layersView) return;
       layersView.update(instance);
       if (!shown || !graphView) { hosts.currentState.textContent = "–"; return; }
@@ -282,7 +290,7 @@ export function createGraphPanel(store: StudioStore, hosts: GraphPanelHosts, lin
       const mi = instance.machines[machine.id]!;
       hosts.currentState.textContent = `${path}: ${machine.states[mi.current]!.name}`;
       graphView.update(instance, machine);
-      renderTransitions(instance, machine);
+      renderTransitions(instance, machine, continuity);
     },
     flashPointer(pointer) {
       if (!graphView) return;

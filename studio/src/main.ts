@@ -4,6 +4,7 @@
 import { getParam, locateDiagnostics, trigger, type Diagnostic, type GraphInstance } from "animgraph";
 import { applyPoseToThree } from "animgraph/three";
 import { createBlendPanel } from "./blend-panel.ts";
+import { createContinuityTracker } from "./continuity-tracker.ts";
 import { createCheckPanel } from "./check-panel.ts";
 import { readCharacter, type Character } from "./character.ts";
 import { createCrowdPanel } from "./crowd-panel.ts";
@@ -33,6 +34,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getEl
 const store = createStudioStore({ file: "robot.animgraph.json" });
 const viewport = createViewport($("viewport"));
 const log = createLogView($("findings"), $("events"));
+/** Each transition's continuity figure, measured from the playing character's output poses. */
+const continuity = createContinuityTracker();
 const fade = createFadeView($<HTMLCanvasElement>("fade-curve"), $<HTMLCanvasElement>("fade-history"), $("fade-readout"));
 const why = createWhyView($("why"));
 const perf = createPerfPanel($("perf"));
@@ -267,6 +270,7 @@ function tick(now: number): void {
         recordStep(live.recording, live.instance, pendingTravels);
         pendingTravels = [];
         crowd.step(live, STEP);
+        continuity.step(live.instance, live.graph, STEP);
         log.pushEvents(live.instance, live.graph);
       }
       if (steps === 8) accumulator = 0;
@@ -309,11 +313,11 @@ function updatePanels(l: Live, instance: GraphInstance): void {
     const m = l.graph.layers[i]!.machine;
     document.body.dataset[`state${i}`] = m.states[instance.machines[m.id]!.current]!.name;
   }
-  graphPanel.update(instance);
+  graphPanel.update(instance, continuity);
   inspector.update();
   paramsView?.sync(instance);
   blendPanel.update(l, graphPanel.layer, instance);
-  if (graphPanel.shown) fade.update(instance, graphPanel.shown.machine);
+  if (graphPanel.shown) fade.update(instance, graphPanel.shown.machine, continuity);
   why.update(l.graph, instance, graphPanel.layer);
 }
 
@@ -440,7 +444,7 @@ async function start(): Promise<void> {
 
 const ready = start().catch((e) => { setStatus(`failed to start: ${(e as Error).message}`); throw e; });
 installTestHooks({
-  ready, store, editor, viewport, crowd, perf, fade, timeline, check: checkPanel,
+  ready, store, editor, viewport, crowd, perf, fade, timeline, continuity, check: checkPanel,
   live: () => live,
   character: () => character,
   loadCharacter,

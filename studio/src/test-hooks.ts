@@ -7,6 +7,7 @@ import type { CheckPanel } from "./check-panel.ts";
 import type { CrowdPanel } from "./crowd-panel.ts";
 import { drawItems } from "./crowd-renderer.ts";
 import type { EditorViewHandle } from "./editor-view.ts";
+import type { ContinuityTracker } from "./continuity-tracker.ts";
 import type { FadeView } from "./fade-view.ts";
 import type { Live } from "./live-graph.ts";
 import type { PerfPanel } from "./perf-panel.ts";
@@ -24,6 +25,7 @@ export interface TestHookContext {
   readonly crowd: CrowdPanel;
   readonly perf: PerfPanel;
   readonly fade: FadeView;
+  readonly continuity: ContinuityTracker;
   readonly timeline: TimelinePanel;
   readonly check: CheckPanel;
   live(): Live | undefined;
@@ -78,6 +80,8 @@ export function installTestHooks(c: TestHookContext): void {
       simulationTime: () => c.live()?.instance.time ?? 0,
       /** Per state of the shown machine: its weight over the plotted history (the crossfade panel). */
       fadeHistory: () => c.fade.history(),
+      /** Per step over the plotted history: the output's velocity jump (rad/s) and whether a transition started. */
+      jumpHistory: () => c.continuity.history(),
       loadCharacter: (bytes: Uint8Array, name: string) => c.loadCharacter(bytes, name),
       /** Recorded steps, and how many replay to a different pose (0: bit for bit). */
       recording: () => {

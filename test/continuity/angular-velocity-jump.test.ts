@@ -5,6 +5,7 @@ import { angularVelocityJump, jointAngularVelocities, transitionContinuity } fro
 import { createContinuityMeter } from "../../src/continuity/continuity-meter.ts";
 import { quatFromAxisAngle } from "../../src/math/quat.ts";
 import { createPose, type Pose } from "../../src/pose/pose.ts";
+import { isAnimgraphError } from "../../src/errors/animgraph-error.ts";
 
 /** A one-joint pose rotated by `angle` about the unit axis (x, y, z). */
 function turned(x: number, y: number, z: number, angle: number): Pose {
@@ -70,13 +71,21 @@ test("property: the streaming meter gives the jump angularVelocityJump gives, fr
   }));
 });
 
-test("wrong arguments are rejected with the function's name", () => {
+test("wrong arguments throw AnimgraphError with the function's name and a stable code", () => {
   const p = createPose(1);
-  assert.throws(() => jointAngularVelocities(new Float64Array(1), p, p, 0.1), /jointAngularVelocities: out must be/);
-  assert.throws(() => jointAngularVelocities(new Float64Array(3), p, createPose(2), 0.1), /jointAngularVelocities: the poses have 1 and 2 joints/);
-  assert.throws(() => angularVelocityJump(p, p, p, 0), /angularVelocityJump: dt must be/);
-  assert.throws(() => angularVelocityJump(p, {} as Pose, p, 0.1), /angularVelocityJump: p1 must be a Pose/);
-  assert.throws(() => transitionContinuity([p, p], 2, 0.1), /transitionContinuity: frame must be an integer in \[2, 1\]/);
-  assert.throws(() => createContinuityMeter(-1), /createContinuityMeter: jointCount/);
-  assert.throws(() => createContinuityMeter(1).push(createPose(2), 0.1), /the pose has 2 joints, the meter 1/);
+  const is = (code: string, message: RegExp) => (e: unknown): boolean => {
+    assert.ok(isAnimgraphError(e), String(e));
+    assert.equal(e.code, code);
+    assert.match(e.message, message);
+    return true;
+  };
+  assert.throws(() => jointAngularVelocities(new Float64Array(1), p, p, 0.1), is("ERR_OUT_OF_RANGE", /jointAngularVelocities: out/));
+  assert.throws(() => jointAngularVelocities(new Float64Array(3), p, createPose(2), 0.1), is("ERR_SKELETON_MISMATCH", /jointAngularVelocities: to has 2 joints/));
+  assert.throws(() => angularVelocityJump(p, p, p, 0), is("ERR_OUT_OF_RANGE", /angularVelocityJump: dt01 must be/));
+  assert.throws(() => angularVelocityJump(p, p, p, "1" as unknown as number), is("ERR_ARGUMENT", /angularVelocityJump: dt01 must be a number/));
+  assert.throws(() => angularVelocityJump(p, {} as Pose, p, 0.1), is("ERR_ARGUMENT", /angularVelocityJump: p1 must be a Pose/));
+  assert.throws(() => transitionContinuity([p, p], 2, 0.1), is("ERR_OUT_OF_RANGE", /transitionContinuity: frame must be an integer in \[2, 1\]/));
+  assert.throws(() => transitionContinuity(null as unknown as Pose[], 2, 0.1), is("ERR_ARGUMENT", /transitionContinuity: poses/));
+  assert.throws(() => createContinuityMeter(-1), is("ERR_OUT_OF_RANGE", /createContinuityMeter: jointCount/));
+  assert.throws(() => createContinuityMeter(1).push(createPose(2), 0.1), is("ERR_SKELETON_MISMATCH", /ContinuityMeter.push: pose has 2 joints/));
 });

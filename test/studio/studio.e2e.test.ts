@@ -106,6 +106,11 @@ test("the speed control walks Idle → Walk → Run; a Jump trigger shows a tran
   await row.waitFor({ timeout: 5_000 });
   const progress = await row.locator("progress").evaluate((p) => (p as HTMLProgressElement).value);
   assert.ok(progress >= 0 && progress <= 1);
+  // The row tells the blend mode and the continuity figure measured at the transition's first frame,
+  // and the history plot's data has the jump at the step where it started.
+  assert.match((await row.locator(".blend-mode").textContent()) ?? "", /^crossfade · jump \d+\.\d\d rad\/s$/);
+  const jumps = await page.evaluate(() => (window as unknown as { animgraphStudio: { jumpHistory(): { jump: number; started: boolean }[] } }).animgraphStudio.jumpHistory());
+  assert.ok(jumps.some((j) => j.started && j.jump >= 0), JSON.stringify(jumps.slice(-10)));
   await page.selectOption("#time-scale", "1");
 });
 
