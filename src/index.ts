@@ -117,7 +117,7 @@ export { loadVrma, VRMA_EXTENSION, createHumanoidNormalizer, normalizeHumanoidPo
 export type {
   GraphSpec, SpecSource, ParamType, ParamSpec, MaskSpec, LayerSpec, ParamRef, MachineSpec, StateSpec, LoopModeSpec, EventSpec,
   MotionSpec, ClipMotionSpec, Blend1DSpec, Blend2DSpec, MachineMotionSpec, CompareOp, ConditionSpec, InterruptionSource,
-  InterruptionSpec, CurveName, TransitionBlend, TransitionSpec as GraphTransitionSpec, LayerMode as GraphLayerMode,
+  InterruptionSpec, CurveName, TransitionBlend, MirrorSpec, TransitionSpec as GraphTransitionSpec, LayerMode as GraphLayerMode,
 } from "./spec/graph-spec.ts";
 export type { ParseGraphSpecOptions, ParseGraphSpecResult, ReadGraphSpecResult, SpecLimits, SpecObjectKind } from "./spec/index.ts";
 export { parseGraphSpec, SPEC_KEYS, SPEC_ENUMS, SPEC_DEFAULTS, ANY_STATE, DEFAULT_SPEC_LIMITS, nodeAtPointer, locateDiagnostics } from "./spec/index.ts";
@@ -135,7 +135,7 @@ export { checkGraph, parseProperties, formatCheckReport } from "./check/index.ts
 export type {
   CompiledGraph, CompiledParam, CompiledCondition, CompiledTransition, CompiledEvent, CompiledMotion, CompiledState,
   CompiledMachine, CompiledLayer, InterruptMode, RuntimeOptions, ResolvedRuntimeOptions, CompileGraphResult,
-  ProceduralClip, ProceduralClipInit, MotionSource, GraphInstance, MachineInstance, StackEntry, StepResult, LayerStepInfo,
+  ProceduralClip, ProceduralClipInit, MotionSource, GraphInstance, MachineInstance, InertialState, StackEntry, StepResult, LayerStepInfo,
   GraphEvent, GraphEventType, EventQueue, TravelPlan, Timeline, TimelineCommand, ParseTimelineResult, Hasher,
   DigestRunOptions, RunDigest, StepSnapshot, LayerSnapshot, EventSnapshot,
   StepExplanation, MachineExplanation, TransitionExplanation, TransitionVerdict, ConditionExplanation,

@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { addPoseOffsetAt, inertialDecayAt, OFFSET_STRIDE, poseDifferenceAt } from "../../src/blend/pose-offset.ts";
+import { quatFromAxisAngle } from "../../src/math/quat.ts";
+import { createPose, type Pose } from "../../src/pose/pose.ts";
+
+const unit = fc.double({ min: -1, max: 1, noNaN: true });
+const joint = fc.record({ t: fc.tuple(unit, unit, unit), axis: fc.tuple(unit, unit, unit).filter(([x, y, z]) => Math.hypot(x, y, z) > 1e-2), angle: fc.double({ min: -3.1, max: 3.1, noNaN: true }), s: fc.tuple(unit, unit, unit) });
+const poseArb = fc.array(joint, { minLength: 1, maxLength: 4 });
+
+function build(joints: { t: number[]; axis: number[]; angle: number; s: number[] }[]): Pose {
+  const p = createPose(joints.length);
+  joints.forEach((j, k) => {
+    p.t.set(j.t, 3 * k);
+    p.s.set(j.s.map((v) => 1 + 0.5 * v), 3 * k);
+    const n = Math.hypot(j.axis[0]!, j.axis[1]!, j.axis[2]!);
+    quatFromAxisAngle(p.r, 4 * k, j.axis[0]! / n, j.axis[1]! / n, j.axis[2]! / n, j.angle);
+  });
+  return p;
+}
+
+test("property: b ⊕ (a ⊖ b) is a (same rotation up to sign, same translation and scale)", () => {
+  fc.assert(fc.property(poseArb, poseArb, (ja, jb) => {
+    const n = Math.min(ja.length, jb.length);
+    const a = build(ja.slice(0, n)), b = build(jb.slice(0, n));
+    const x = new Float64Array(OFFSET_STRIDE * n);
+    const one = new Float64Array([1, 0]);
+    poseDifferenceAt(x, a, b, one, 0);
+    const out = createPose(n);
+    addPoseOffsetAt(out, b, x, null, one, 0);
+    for (let j = 0; j < n; j++) {
+      const dot = Math.abs(out.r[4 * j]! * a.r[4 * j]! + out.r[4 * j + 1]! * a.r[4 * j + 1]! + out.r[4 * j + 2]! * a.r[4 * j + 2]! + out.r[4 * j + 3]! * a.r[4 * j + 3]!);
+      assert.ok(dot > 1 - 1e-5, `joint ${j}: |q·q'| = ${dot}`);
+      for (let c = 0; c < 3; c++) {
+        assert.ok(Math.abs(out.t[3 * j + c]! - a.t[3 * j + c]!) < 1e-5);
+        assert.ok(Math.abs(out.s[3 * j + c]! - a.s[3 * j + c]!) < 1e-5);
+      }
+    }
+  }));
+});
+
+test("a velocity: (a ⊖ b) / dt scales the difference by 1 / dt", () => {
+  const a = createPose(1), b = createPose(1);
+  quatFromAxisAngle(a.r, 0, 0, 0, 1, 0.3);
+  const v = new Float64Array(OFFSET_STRIDE);
+  poseDifferenceAt(v, a, b, new Float64Array([0.1]), 0);
+  assert.ok(Math.abs(v[5]! - 3) < 1e-5 && Math.abs(v[3]!) < 1e-9, `${[...v]}`);
+});
+
+test("the inertialization decay: h₀ runs 1 → 0 and D·h₁ 0 → 0, flat at both ends; u is clamped", () => {
+  const at = (u: number, d = 2): [number, number] => {
+    const c = new Float64Array([u, d]);
+    inertialDecayAt(c, 0);
+    return [c[0]!, c[1]!];
+  };
+  assert.deepEqual(at(0), [1, 0]);
+  assert.deepEqual(at(1), [0, 0]);
+  assert.deepEqual(at(-3), [1, 0]);
+  assert.deepEqual(at(7), [0, 0]);
+  assert.deepEqual(at(Number.NaN), [1, 0]);
+  const e = 1e-4;
+  // Slopes at the start: h₀' = 0, (D·h₁)' = D (the offset's velocity v₀ carries through), in u.
+  assert.ok(Math.abs((at(e)[0] - 1) / e) < 1e-6);
+  assert.ok(Math.abs(at(e)[1] / e - 2) < 1e-6);
+  // Monotonic h₀ (no overshoot from the position term).
+  let last = 1;
+  for (let i = 1; i <= 100; i++) {
+    const h0 = at(i / 100)[0];
+    assert.ok(h0 <= last + 1e-15);
+    last = h0;
+  }
+});
