@@ -96,6 +96,30 @@ try {
   await page.screenshot({ path: join(OUT, "seed-demo.png"), clip: await panels(page, [".viewport-panel", ".graph-panel", ".params-panel", ".blend-panel", ".fade-panel", ".why-panel"]) });
   await page.selectOption("#demo", "");
 
+  // The graph editor: the seed machine (examples/robot/seed-machine.animgraph.json), the transition
+  // idle → walk selected in the inspector, its condition built over the declared parameter speed.
+  const seedMachine = await page.evaluate(() => fetch("robot/seed-machine.animgraph.json").then((r) => r.text()));
+  await studio(page, "reloadGraph", seedMachine, "seed-machine.animgraph.json");
+  await page.waitForFunction(() => document.body.dataset.graph === "ok");
+  await slider(page, "speed", 1);
+  await page.locator('#graph svg .edge[data-transition="2"] .hit').click({ force: true });
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: join(OUT, "graph-editor.png"), clip: await panels(page, [".viewport-panel", ".graph-panel", ".inspector-panel", ".params-panel"]) });
+  // A 1D blend tree's samples on their line, with the weights at the live speed.
+  const robot = await page.evaluate(() => fetch("robot/robot.animgraph.json").then((r) => r.text()));
+  await studio(page, "reloadGraph", robot, "robot.animgraph.json");
+  await page.waitForFunction(() => document.body.dataset.graph === "ok");
+  await slider(page, "speed", 3.2);
+  await page.locator('#graph svg .state[data-state="Run"] rect.body').click();
+  await page.waitForTimeout(1200);
+  await page.screenshot({ path: join(OUT, "graph-editor-blend.png"), clip: await panels(page, [".graph-panel", ".inspector-panel"]) });
+  // Findings on the graph: the parameter speed deleted (its conditions go; the blend's axis is flagged).
+  await page.locator('[data-key="p-delete-speed"]').click();
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: join(OUT, "graph-editor-findings.png"), clip: await panels(page, [".graph-panel", ".inspector-panel", ".params-panel", ".log-panel"]) });
+  await page.keyboard.press("Control+z");
+  await page.waitForFunction(() => document.body.dataset.graph === "ok");
+
   // A crowd of 1,000 drawn.
   await page.fill("#crowd-size", "1000");
   await page.check("#toggle-crowd");
@@ -104,7 +128,7 @@ try {
   await page.waitForTimeout(1500);
   await page.screenshot({ path: join(OUT, "crowd.png"), clip: await panels(page, [".viewport-panel", ".perf-panel"]) });
   if (errors.length > 0) throw new Error(`page errors: ${errors.join("\n")}`);
-  console.log(`wrote ${["layers", "rewind", "why-not", "editor", "seed-demo", "crowd"].map((n) => `docs/studio/${n}.png`).join(", ")}`);
+  console.log(`wrote ${["layers", "rewind", "why-not", "editor", "seed-demo", "graph-editor", "graph-editor-blend", "graph-editor-findings", "crowd"].map((n) => `docs/studio/${n}.png`).join(", ")}`);
 } finally {
   await browser.close();
   await new Promise((r) => server.httpServer.close(r));

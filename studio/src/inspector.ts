@@ -4,7 +4,7 @@
 // mode, exit time, its conditions (built over the declared parameters, with the operators each type
 // allows), interruption source, and its priority among the transitions from the same state. Every change
 // is one store edit; the form is rebuilt from the document after each, keeping the focus.
-import { CURVE_NAMES, SPEC_ENUMS, SPEC_KEYS } from "animgraph";
+import { CURVE_NAMES, SPEC_ENUMS } from "animgraph";
 import type { DocumentEditor } from "./document-edit.ts";
 import { button, field, h, rebuildKeepingFocus, row, select } from "./dom.ts";
 import {
@@ -35,9 +35,8 @@ export interface Inspector {
 }
 
 const KIND_LABELS: Record<MotionKind, string> = { clip: "Clip", blend1d: "1D blend tree", blend2d: "2D blend space", machine: "Nested machine" };
-/** The blend modes, when the spec has the transition `blend` key (another slice adds it). */
-const blendModes = (): readonly string[] | undefined =>
-  (SPEC_KEYS.transition as readonly string[]).includes("blend") ? (SPEC_ENUMS as Record<string, readonly string[]>)["blend"] ?? (SPEC_ENUMS as Record<string, readonly string[]>)["transitionBlend"] : undefined;
+/** How a transition blends (the spec's `blend`; the first is the default). */
+const BLEND_MODES: readonly string[] = SPEC_ENUMS.transitionBlend;
 
 const num = (v: string): number | undefined => (v.trim() === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
 
@@ -85,6 +84,10 @@ export function createInspector(host: HTMLElement, store: StudioStore, links: In
       out.push(row("Clip", select("Clip", "state-clip", clipOptions(), typeof state["clip"] === "string" ? state["clip"] : "", (v) => {
         editor.apply(`Play ${v} in ${name}`, (d, loc) => setMotion(d, loc, name, "clip", v), { source: "inspector" });
       })));
+      const mirror = h("input", { type: "checkbox", "data-key": "state-mirror", "aria-label": "Play the clip mirrored (left and right swapped)" });
+      mirror.checked = state["mirror"] === true;
+      mirror.addEventListener("change", () => editor.apply(`${mirror.checked ? "Mirror" : "Unmirror"} ${name}`, (d, loc) => setStateField(d, loc, name, "mirror", mirror.checked ? true : undefined), { source: "inspector" }));
+      out.push(row("Mirror", mirror));
     } else if (kind === "blend1d" || kind === "blend2d") {
       out.push(...blendForm(doc, name, state, kind));
     } else {
@@ -171,8 +174,7 @@ export function createInspector(host: HTMLElement, store: StudioStore, links: In
     };
     out.push(row("Duration (s)", field("Duration in seconds", "t-duration", typeof t["duration"] === "number" ? String(t["duration"]) : "", (v) => set("Duration", "duration", num(v)), "number", { step: "0.05", min: "0" })));
     out.push(row("Curve", select("Curve", "t-curve", CURVE_NAMES.map((c) => [c, c === "smoothstep" ? "smoothstep (default)" : c] as const), typeof t["curve"] === "string" ? t["curve"] : "smoothstep", (v) => set("Curve", "curve", v === "smoothstep" ? undefined : v))));
-    const modes = blendModes();
-    if (modes) out.push(row("Blend mode", select("Blend mode", "t-blend", modes.map((m) => [m, m] as const), typeof t["blend"] === "string" ? t["blend"] : modes[0]!, (v) => set("Blend mode", "blend", v === modes[0] ? undefined : v))));
+    out.push(row("Blend mode", select("Blend mode", "t-blend", BLEND_MODES.map((m) => [m, m === BLEND_MODES[0] ? `${m} (default)` : m] as const), typeof t["blend"] === "string" ? t["blend"] : BLEND_MODES[0]!, (v) => set("Blend mode", "blend", v === BLEND_MODES[0] ? undefined : v))));
     const hasExit = typeof t["exitTime"] === "number";
     const exitBox = h("input", { type: "checkbox", "data-key": "t-has-exit", "aria-label": "Has exit time" });
     exitBox.checked = hasExit;

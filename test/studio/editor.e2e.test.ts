@@ -274,7 +274,8 @@ test("Fox: a graph of two states from its clips, connected on a bool parameter, 
   await inspector("c-add").click();
   await page.waitForFunction(() => document.querySelector('#inspector [data-key="c-value-0"]') !== null);
   await editTransition({ duration: 0.25 });
-  assert.match(await storeText(), /"conditions": \[\n\s+\{\n\s+"param": "go"\n\s+\}\n\s+\],\n\s+"duration": 0.25\n/);
+  await inspector("t-blend").selectOption("inertialize");
+  assert.match(await storeText(), /"conditions": \[\n\s+\{\n\s+"param": "go"\n\s+\}\n\s+\],\n\s+"duration": 0.25,\n\s+"blend": "inertialize"\n/);
   await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
   // And back when go is false (the condition's value: "is false").
   await connectByKeyboard("Walk", "Survey");
