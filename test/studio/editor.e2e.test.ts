@@ -257,6 +257,39 @@ test("findings are drawn on the graph and follow the edits: a transition with no
   await page.waitForFunction(() => document.querySelectorAll("#graph svg .finding-error, #graph svg .finding-warning").length === 0);
 });
 
+test("a 1D blend tree added from the toolbar: its second sample dragged along the line, the weights shown live; a nested machine opens from the inspector", { skip, timeout: 120_000 }, async () => {
+  await page.selectOption("#new-kind", "blend1d");
+  await page.selectOption("#new-clip", "Walking");
+  await page.click("#add-state");
+  await state("Blend").waitFor();
+  await inspector("sample-clip-1").selectOption("Running");
+  const sample = page.locator('#inspector .sample-editor .sample[data-sample="1"] circle');
+  const from = await centre(sample);
+  await drag(from, { x: from.x - 60, y: from.y });
+  const at = (): Promise<number> => page.evaluate("JSON.parse(window.animgraphStudio.store.text).layers[0].machine.states.Blend.blend1d.children[1].at") as Promise<number>;
+  const moved = await at();
+  assert.ok(moved > 0.2 && moved < 0.9, `sample 2 dragged from 1 to ${moved}`);
+  // Arrow keys move the focused sample by 0.1.
+  await page.locator('#inspector .sample-editor .sample[data-sample="1"]').focus();
+  await page.keyboard.press("ArrowRight");
+  assert.ok(Math.abs(await at() - (moved + 0.1)) < 1e-9);
+  // The live weights at the parameter's value (speed, set by its slider) sum to 1.
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  await page.waitForFunction(() => Array.from(document.querySelectorAll("#inspector output[data-weight]")).every((o) => /^w \d\.\d\d$/.test(o.textContent ?? "")));
+  const weights = await page.$$eval("#inspector output[data-weight]", (os) => os.map((o) => Number((o.textContent ?? "").slice(2))));
+  assert.ok(Math.abs(weights.reduce((a, b) => a + b, 0) - 1) < 0.011, String(weights));
+  // A nested machine: added, opened from the inspector, its own state shown; the breadcrumb leads back.
+  await page.selectOption("#new-kind", "machine");
+  await page.click("#add-state");
+  await state("Machine").waitFor();
+  await inspector("state-open").click();
+  await state("State").waitFor();
+  assert.equal((await page.locator("#graph-path").textContent())?.replace(/\s+/g, " ").trim(), "base › Machine");
+  await page.click("#graph-path button");
+  await state("Machine").waitFor();
+  assert.deepEqual(pageErrors, []);
+});
+
 test("Fox: a graph of two states from its clips, connected on a bool parameter, plays", { skip, timeout: 300_000 }, async () => {
   await page.setInputFiles("#open-glb", repoPath("examples/fox/Fox.glb"));
   await page.waitForFunction(() => /Fox/.test(document.querySelector("#status")?.textContent ?? ""), undefined, { timeout: 60_000 });
