@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-/* global window, document, Event -- the page functions below run in the browser */
+/* global window, document, Event, fetch -- the page functions below run in the browser */
 import { chromium } from "playwright-core";
 import { build, preview } from "vite";
 
