@@ -155,7 +155,7 @@ function rebind(
   // `time += dt` updates it in place; a spread copy keeps it tagged and every step would box the sum.
   const out: GraphInstance = {
     graph: inst.graph, params: inst.params, layers, machines, time: 0.5, stamp: inst.stamp,
-    result: { ...inst.result, pose }, pool, poolTop: 0, layerPose, sampler,
+    result: { ...inst.result, pose }, pool, poolTop: 0, layerPose, sampler, ik: inst.ik,
   };
   out.time = inst.time;
   return out;

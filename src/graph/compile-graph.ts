@@ -11,6 +11,7 @@ import {
   type CompiledCondition, type CompiledGraph, type CompiledLayer, type CompiledMachine, type CompiledMotion,
   type CompiledParam, type CompiledState, type CompiledTransition, type ResolvedRuntimeOptions, type RuntimeOptions,
 } from "./compiled-graph.ts";
+import { compileIkLayers } from "./ik-layers.ts";
 import { isProceduralClip, type MotionSource } from "./motion-source.ts";
 import { appendAll } from "../diagnostics/append-all.ts";
 import { conditionTypeError } from "../lint/condition-domain.ts";
@@ -379,6 +380,7 @@ function compile(
     if (machine) layers.push(Object.freeze({ index: i, name: l.name, mode: l.mode, weight: w.value, weightSlot: w.slot, mask, machine }));
   });
   if (spec.layers.length === 0) error("E_NO_LAYERS", "/layers", "the graph has no layers");
+  const ik = compileIkLayers(spec.ik ?? [], skeleton, (ref, pointer, what) => paramSlot(ref.param, pointer, ["float", "int"], what), error);
 
   let rootJoint = -1;
   const rm = options.rootMotion ?? null;
@@ -405,6 +407,7 @@ function compile(
     name: spec.name, file, skeleton, params: Object.freeze(params), paramIndex, layers: Object.freeze(layers),
     machines: Object.freeze(machines), options: resolvedOptions, rootJoint,
     hasProcedural: sourceList.some(isProceduralClip),
+    ik: Object.freeze(ik),
     rootExtractors: new Map(rootJoint < 0 ? [] : sourceList.flatMap((src) => (isProceduralClip(src) || additiveClips.has(src) ? [] : [[src, createRootMotionExtractor(src, rootJoint)] as const]))),
   });
   return { graph, diagnostics };

@@ -5,6 +5,7 @@ import type { QuatInterpolation } from "../math/quat.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { InterruptionSource, LayerMode, ParamType, TransitionBlend } from "../spec/graph-spec.ts";
 import type { RootMotionExtractor } from "../root-motion/root-motion.ts";
+import type { CompiledIkLayer } from "./ik-layers.ts";
 import type { MotionSource } from "./motion-source.ts";
 
 /**
@@ -37,6 +38,8 @@ export interface CompiledGraph {
   readonly rootExtractors: ReadonlyMap<MotionSource, RootMotionExtractor>;
   /** Whether any state plays a procedural clip (their root velocity counts as root motion). */
   readonly hasProcedural: boolean;
+  /** IK layers, applied in order after the animation layers (docs/ik.md); empty when the spec has none. */
+  readonly ik: readonly CompiledIkLayer[];
 }
 
 /** A parameter resolved to its slot in `GraphInstance.params`. */

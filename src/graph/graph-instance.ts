@@ -1,3 +1,4 @@
+import { createIkRuntime, type IkRuntime } from "./ik-layers.ts";
 import { createClipCursor, type ClipCursor } from "../clip/clip-cursor.ts";
 import type { Clip } from "../clip/clip.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
@@ -160,6 +161,8 @@ export interface GraphInstance {
   poolTop: number;
   /** Per layer: that layer's pose before it is applied. */
   readonly layerPose: Pose;
+  /** Scratch of the graph's IK layers (model frames), or null when it has none. */
+  readonly ik: IkRuntime | null;
   /** Optional sampler used instead of `sampleClip` (absent: `sampleClip`). */
   readonly sampler?: ClipSampler;
 }
@@ -242,6 +245,6 @@ export function createInstance(graph: CompiledGraph): GraphInstance {
       pose: createPose(J), rootDelta: new Float64Array(numbers, 8 * graph.params.length, 4), events: createEventQueue(graph.options.eventCapacity),
       layers: graph.layers.map((l) => ({ current: l.machine.entry, depth: 0, weight: l.weight })), substeps: 0, transitionsFired: 0,
     },
-    pool, poolTop: 0, layerPose: createPose(J),
+    pool, poolTop: 0, layerPose: createPose(J), ik: graph.ik && graph.ik.length > 0 ? createIkRuntime(J) : null,
   };
 }

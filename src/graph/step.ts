@@ -1,6 +1,7 @@
 import { applyLayerAt } from "../blend/apply-layer.ts";
 import { crossfadeAt } from "../blend/crossfade.ts";
 import { addPoseOffsetAt, inertialDecayAt, poseDifferenceAt } from "../blend/pose-offset.ts";
+import { applyIkLayers } from "./ik-layers.ts";
 import { sampleClipAt } from "../clip/sample-clip.ts";
 import { wrapTimeAt } from "../clip/wrap-time.ts";
 import { evaluateCurveAt } from "../math/curves.ts";
@@ -566,6 +567,7 @@ export function evaluatePose(inst: GraphInstance): void {
     val[LAYER_WEIGHT] = w; // evaluating may have reused the slot
     applyLayerAt(out, out, inst.layerPose, val, LAYER_WEIGHT, layer.mask ?? undefined, layer.mode, quatMode);
   }
+  if (inst.ik) applyIkLayers(graph.ik, graph.skeleton, out, inst.params, inst.ik);
 }
 
 // ---------------------------------------------------------------------------------------------------

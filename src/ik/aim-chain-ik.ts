@@ -1,6 +1,6 @@
 import type { QuatArray } from "../math/quat.ts";
 import { expectFiniteNumber, expectInteger, expectNumberArray, invalidValue } from "../errors/check-argument.ts";
-import { solveAim } from "./aim-ik.ts";
+import { AIM_LEFT, AIM_MAX_ANGLE, AIM_WEIGHT, solveAim } from "./aim-ik.ts";
 
 // Scratch: the job is synchronous, so module-level arrays keep a call allocation-free.
 const turn = new Float64Array(4);
@@ -46,7 +46,28 @@ export function aimChainIk(
   expectInteger(fn, "targetAt", targetAt);
   expectNumberArray(fn, "target", target, targetAt + 3);
   expectFiniteNumber(fn, "weight", weight);
-  if (n === 0) return 0;
+  chainArgs[0] = weight;
+  aimChainIkUnchecked(rotations, positions, chain, jointWeights, maxAngles, axis, axisAt, target, targetAt, chainArgs);
+  return chainArgs[1]!;
+}
+const chainArgs = new Float64Array(2);
+const aimArgs = new Float64Array(3);
+
+/**
+ * {@link aimChainIk} without the argument checks, for the graph's IK layers (validated at compile time):
+ * the weight is read from args[0] and the angle left written to args[1], so no double crosses the call.
+ */
+export function aimChainIkUnchecked(
+  rotations: QuatArray, positions: QuatArray,
+  chain: ArrayLike<number>, jointWeights: ArrayLike<number>, maxAngles: ArrayLike<number>,
+  axis: QuatArray, axisAt: number,
+  target: QuatArray, targetAt: number,
+  args: Float64Array,
+): void {
+  const n = chain.length;
+  const weight = args[0]!;
+  args[1] = 0;
+  if (n === 0) return;
   const tip = chain[n - 1]!;
   const w = weight > 0 ? (weight < 1 ? weight : 1) : 0;
   for (let i = 0; i < n; i++) {
@@ -57,7 +78,10 @@ export function aimChainIk(
     before[0] = rotations[4 * tip]!; before[1] = rotations[4 * tip + 1]!; before[2] = rotations[4 * tip + 2]!; before[3] = rotations[4 * tip + 3]!;
     if (!(share > 0)) continue;
     // aimIk turns min(angle, limit) · share: a limit of maxAngle / share makes it min(share · angle, maxAngle).
-    solveAim(turn, 0, before, 0, positions, 3 * tip, axis, axisAt, target, targetAt, maxAnglesOf(maxAngles, i) / share, share);
+    const limit = maxAngles[i]!;
+    aimArgs[AIM_MAX_ANGLE] = (limit >= 0 ? limit : 0) / share;
+    aimArgs[AIM_WEIGHT] = share;
+    solveAim(turn, 0, before, 0, positions, 3 * tip, axis, axisAt, target, targetAt, aimArgs);
     // turn = new · before⁻¹ (the model-space swing about joint j's position).
     swingOf(turn, before);
     if (turn[3]! >= 1 - 1e-15) continue;
@@ -72,12 +96,10 @@ export function aimChainIk(
   }
   // The angle left after the last turn.
   before[0] = rotations[4 * tip]!; before[1] = rotations[4 * tip + 1]!; before[2] = rotations[4 * tip + 2]!; before[3] = rotations[4 * tip + 3]!;
-  return solveAim(turn, 0, before, 0, positions, 3 * tip, axis, axisAt, target, targetAt, 0, 0);
-}
-
-function maxAnglesOf(maxAngles: ArrayLike<number>, i: number): number {
-  const m = maxAngles[i]!;
-  return m >= 0 ? m : 0;
+  aimArgs[AIM_MAX_ANGLE] = 0;
+  aimArgs[AIM_WEIGHT] = 0;
+  solveAim(turn, 0, before, 0, positions, 3 * tip, axis, axisAt, target, targetAt, aimArgs);
+  args[1] = aimArgs[AIM_LEFT]!;
 }
 
 /** q ← q · b⁻¹ for unit quaternions (b⁻¹ = conjugate). */
@@ -99,7 +121,7 @@ function mulLeft(r: QuatArray, o: number, t: Float64Array): void {
   const y = aw * by - ax * bz + ay * bw + az * bx;
   const z = aw * bz + ax * by - ay * bx + az * bw;
   const w = aw * bw - ax * bx - ay * by - az * bz;
-  const l = Math.hypot(x, y, z, w);
+  const l = Math.sqrt(x * x + y * y + z * z + w * w);
   r[o] = x / l; r[o + 1] = y / l; r[o + 2] = z / l; r[o + 3] = w / l;
 }
 

@@ -1,6 +1,6 @@
-import { quatFromAxisAngle, quatInvert, quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
+import { quatInvert, quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
 import { expectFiniteNumber, expectFunction, expectInteger, expectNumberArray, expectOptionalObject, invalidValue } from "../errors/check-argument.ts";
-import { solveTwoBoneIk } from "./two-bone-ik.ts";
+import { solveTwoBoneIk, TWO_BONE_POLE_WEIGHT, TWO_BONE_SOFTNESS, TWO_BONE_WEIGHT } from "./two-bone-ik.ts";
 
 /**
  * The ground under a point: writes the ground's height (along the job's `up`) below the model-space point
@@ -39,7 +39,7 @@ const solved = new Float64Array(8);
 const rel = new Float64Array(4);
 const inv = new Float64Array(4);
 const d = new Float64Array(3);
-const ikSettings: { poleWeight: number; softness: number } = { poleWeight: 0, softness: 0.02 };
+const ikArgs = new Float64Array(4);
 
 /**
  * Foot placement on uneven ground, in model space (the Unreal/Unity "foot IK" layer). The animation was made
@@ -77,13 +77,34 @@ export function footPlacement(
     if (k >= 0) expectInteger(fn, "legs[i]", j);
     if (4 * j + 4 > rotations.length || 3 * j + 3 > positions.length) throw invalidValue(fn, k < 0 ? "pelvis" : "legs", `joint ${j} is outside rotations (${rotations.length / 4} joints) or positions (${positions.length / 3})`);
   }
+  placementArgs[0] = weight;
+  footPlacementUnchecked(rotations, positions, pelvis, legs, ground, placementArgs, settings);
+  return placementArgs[1]!;
+}
+const placementArgs = new Float64Array(2);
+
+/**
+ * {@link footPlacement} without the argument checks, for the graph's IK layers (validated at compile time):
+ * the weight is read from args[0] and the pelvis offset written to args[1], so no double crosses the call.
+ */
+export function footPlacementUnchecked(
+  rotations: QuatArray, positions: QuatArray,
+  pelvis: number, legs: ArrayLike<number>,
+  ground: GroundFunction, args: Float64Array,
+  settings: FootPlacementSettings = NO_SETTINGS,
+): void {
+  const weight = args[0]!;
+  args[1] = 0;
+  const count = Math.floor(legs.length / 3);
   const w = weight > 0 ? (weight < 1 ? weight : 1) : 0;
-  if (!(w > 0) || count === 0) return 0;
+  if (!(w > 0) || count === 0) return;
   const up = settings.up ?? Y_UP, fwd = settings.forward ?? Z_FORWARD;
   const ux = up[0]!, uy = up[1]!, uz = up[2]!;
   const floor = settings.floor ?? 0;
   const align = Math.min(1, Math.max(0, settings.alignToNormal ?? 1)) * w;
-  ikSettings.softness = settings.softness ?? 0.02;
+  ikArgs[TWO_BONE_WEIGHT] = 1;
+  ikArgs[TWO_BONE_POLE_WEIGHT] = 0;
+  ikArgs[TWO_BONE_SOFTNESS] = settings.softness ?? 0.02;
 
   // Ground under each ankle, and the pelvis drop: the lowest offset, never raised.
   let drop = 0;
@@ -117,7 +138,7 @@ export function footPlacement(
     tgt[1] = positions[3 * e + 1]! + lift * uy;
     tgt[2] = positions[3 * e + 2]! + lift * uz;
     for (let c = 0; c < 3; c++) pole[c] = fwd[c]!;
-    solveTwoBoneIk(solved, 0, positions, 3 * a, 3 * b, 3 * e, rotations, 4 * a, 4 * b, tgt, 0, pole, 0, 1, ikSettings);
+    solveTwoBoneIk(solved, 0, positions, 3 * a, 3 * b, 3 * e, rotations, 4 * a, 4 * b, tgt, 0, pole, 0, ikArgs);
     // New positions: the knee and the ankle carried by each bone's turn (new · old⁻¹).
     quatInvert(inv, 0, rotations, 4 * a);
     quatMultiply(rel, 0, solved, 0, inv, 0);
@@ -136,13 +157,19 @@ export function footPlacement(
     }
     // The foot's tilt: the swing from up onto the ground normal, scaled by `align`.
     const nx = g[4 * i + 1]!, ny = g[4 * i + 2]!, nz = g[4 * i + 3]!;
-    const nl = Math.hypot(nx, ny, nz);
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(align > 0 && nl > 0)) continue;
     const ax = uy * nz - uz * ny, ay = uz * nx - ux * nz, az = ux * ny - uy * nx;
-    const sin = Math.hypot(ax, ay, az) / nl, cos = (ux * nx + uy * ny + uz * nz) / nl;
+    const sin = Math.sqrt(ax * ax + ay * ay + az * az) / nl, cos = (ux * nx + uy * ny + uz * nz) / nl;
     if (!(sin > 1e-12)) continue;
-    quatFromAxisAngle(rel, 0, ax, ay, az, align * Math.atan2(sin, cos));
+    // The swing as a quaternion, computed here: a double passed to a call V8 does not inline is boxed.
+    const half = (align * Math.atan2(sin, cos)) / 2, al = Math.sqrt(ax * ax + ay * ay + az * az);
+    const sn = Math.sin(half) / al;
+    rel[0] = ax * sn;
+    rel[1] = ay * sn;
+    rel[2] = az * sn;
+    rel[3] = Math.cos(half);
     quatMultiply(rotations, 4 * e, rel, 0, rotations, 4 * e);
   }
-  return drop < 0 ? drop : 0;
+  args[1] = drop < 0 ? drop : 0;
 }

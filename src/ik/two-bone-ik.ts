@@ -1,10 +1,16 @@
 import { expectFiniteNumber, expectInteger, expectNumberArray, expectOptionalObject } from "../errors/check-argument.ts";
-import { quatFromAxisAngle, quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
+import { quatMultiply, quatRotateVec3, type QuatArray } from "../math/quat.ts";
 
 // Scratch for the solver: module-level so a call allocates nothing (the job is synchronous).
-const v = new Float64Array(27);
+const v = new Float64Array(40);
 const q = new Float64Array(12);
 const A = 0, B = 3, C = 6, T = 9, P = 12, H = 15, W = 18, X = 21, K = 24;
+// Scalar slots: doubles travel through these, never as arguments or results of a call (V8 boxes a double
+// that crosses a call it did not inline: one heap number per frame; docs/performance.md, "Allocation").
+const AX = 27, L1 = 31, L2 = 32, D = 33, ANGLE = 34, POLE_W = 35;
+/** `solveTwoBoneIk`'s numbers: [weight, pole weight, softness] in, [3] the distance left out. */
+export const TWO_BONE_WEIGHT = 0, TWO_BONE_POLE_WEIGHT = 1, TWO_BONE_SOFTNESS = 2, TWO_BONE_LEFT = 3;
+const publicArgs = new Float64Array(4);
 
 /** Optional settings of {@link twoBoneIk}; keep one object and pass it every frame (nothing is allocated). */
 export interface TwoBoneIkSettings {
@@ -77,54 +83,70 @@ export function twoBoneIk(
   expectNumberArray(fn, "pole", pole, poleAt + 3);
   expectFiniteNumber(fn, "weight", weight);
   expectOptionalObject(fn, "settings", settings);
-  return solveTwoBoneIk(out, o, positions, upperAt, middleAt, endAt, rotations, upperRotAt, middleRotAt, target, targetAt, pole, poleAt, weight, settings);
+  publicArgs[TWO_BONE_WEIGHT] = weight;
+  publicArgs[TWO_BONE_POLE_WEIGHT] = settings.poleWeight ?? 0;
+  publicArgs[TWO_BONE_SOFTNESS] = settings.softness ?? 0;
+  solveTwoBoneIk(out, o, positions, upperAt, middleAt, endAt, rotations, upperRotAt, middleRotAt, target, targetAt, pole, poleAt, publicArgs);
+  return publicArgs[TWO_BONE_LEFT]!;
 }
 
-/** {@link twoBoneIk} without the argument checks, for the library's own per-key loops. */
+/**
+ * {@link twoBoneIk} without the argument checks, for the library's own per-frame loops: the weight, pole
+ * weight and softness are read from args[TWO_BONE_WEIGHT…TWO_BONE_SOFTNESS] and the distance left is
+ * written to args[TWO_BONE_LEFT], so no double crosses the call.
+ */
 export function solveTwoBoneIk(
   out: QuatArray, o: number,
   positions: QuatArray, upperAt: number, middleAt: number, endAt: number,
   rotations: QuatArray, upperRotAt: number, middleRotAt: number,
   target: QuatArray, targetAt: number,
   pole: QuatArray, poleAt: number,
-  weight: number,
-  settings: TwoBoneIkSettings = NO_SETTINGS,
-): number {
-  const poleWeight = clamp01(settings.poleWeight ?? 0);
-  const softness = Math.min(0.5, Math.max(0, settings.softness ?? 0));
+  args: Float64Array,
+): void {
+  const pw = args[TWO_BONE_POLE_WEIGHT]!, sw = args[TWO_BONE_SOFTNESS]!, weight = args[TWO_BONE_WEIGHT]!;
+  const poleWeight = pw > 0 ? (pw < 1 ? pw : 1) : 0;
+  const softness = sw > 0 ? (sw < 0.5 ? sw : 0.5) : 0;
   for (let c = 0; c < 3; c++) {
     v[A + c] = positions[upperAt + c]!;
     v[B + c] = positions[middleAt + c]!;
     v[C + c] = positions[endAt + c]!;
     v[P + c] = pole[poleAt + c]!;
   }
-  const w = clamp01(weight);
+  const w = weight > 0 ? (weight < 1 ? weight : 1) : 0;
   for (let c = 0; c < 3; c++) v[T + c] = v[C + c]! + w * (target[targetAt + c]! - v[C + c]!);
   for (let c = 0; c < 4; c++) {
     q[QA + c] = rotations[upperRotAt + c]!;
     q[QB + c] = rotations[middleRotAt + c]!;
   }
-  const l1 = dist(B, A), l2 = dist(C, B);
-  const lt = dist(T, A);
+  const l1 = Math.sqrt((v[B]! - v[A]!) * (v[B]! - v[A]!) + (v[B + 1]! - v[A + 1]!) * (v[B + 1]! - v[A + 1]!) + (v[B + 2]! - v[A + 2]!) * (v[B + 2]! - v[A + 2]!));
+  const l2 = Math.sqrt((v[C]! - v[B]!) * (v[C]! - v[B]!) + (v[C + 1]! - v[B + 1]!) * (v[C + 1]! - v[B + 1]!) + (v[C + 2]! - v[B + 2]!) * (v[C + 2]! - v[B + 2]!));
+  const lt = Math.sqrt((v[T]! - v[A]!) * (v[T]! - v[A]!) + (v[T + 1]! - v[A + 1]!) * (v[T + 1]! - v[A + 1]!) + (v[T + 2]! - v[A + 2]!) * (v[T + 2]! - v[A + 2]!));
+  const lc = Math.sqrt((v[C]! - v[A]!) * (v[C]! - v[A]!) + (v[C + 1]! - v[A + 1]!) * (v[C + 1]! - v[A + 1]!) + (v[C + 2]! - v[A + 2]!) * (v[C + 2]! - v[A + 2]!));
   const lo = Math.abs(l1 - l2) * (1 + 1e-9), hi = (l1 + l2) * (1 - 1e-9);
   // Soft limit: beyond `knee` the reach approaches l1 + l2 exponentially. The zone starts no nearer than
   // the current extension, so a target where the end already is stays exact (a layer at rest is identity).
   let reach = lt;
-  const knee = Math.max(l1 + l2 - softness * (l1 + l2), dist(C, A)), soft = l1 + l2 - knee;
+  const knee = Math.max(l1 + l2 - softness * (l1 + l2), lc), soft = l1 + l2 - knee;
   if (softness > 0 && soft > 0 && reach > knee) reach = knee + soft * (1 - Math.exp(-(reach - knee) / soft));
   const want = Math.min(Math.max(reach, lo), hi);
   // (1) bend: interior angle at the middle joint, current and wanted.
-  const cur = interiorAngle(l1, l2, dist(C, A));
-  const next = interiorAngle(l1, l2, want);
+  v[L1] = l1;
+  v[L2] = l2;
+  v[D] = lc;
+  interiorAngle();
+  const cur = v[ANGLE]!;
+  v[D] = want;
+  interiorAngle();
+  const next = v[ANGLE]!;
   // Hinge axis H = (b − a) × (c − b); when straight, pole × (b − a).
   crossOf(H, B, A, C, B);
-  let hl = Math.hypot(v[H]!, v[H + 1]!, v[H + 2]!);
+  let hl = Math.sqrt((v[H]!) * (v[H]!) + (v[H + 1]!) * (v[H + 1]!) + (v[H + 2]!) * (v[H + 2]!));
   if (!(hl > 1e-9 * l1 * l2)) {
     for (let c = 0; c < 3; c++) v[W + c] = v[B + c]! - v[A + c]!;
     v[H] = v[P + 1]! * v[W + 2]! - v[P + 2]! * v[W + 1]!;
     v[H + 1] = v[P + 2]! * v[W]! - v[P]! * v[W + 2]!;
     v[H + 2] = v[P]! * v[W + 1]! - v[P + 1]! * v[W]!;
-    hl = Math.hypot(v[H]!, v[H + 1]!, v[H + 2]!);
+    hl = Math.sqrt((v[H]!) * (v[H]!) + (v[H + 1]!) * (v[H + 1]!) + (v[H + 2]!) * (v[H + 2]!));
     if (!(hl > 1e-12 * l1)) {
       // The pole lies along the upper bone too: bend about any axis perpendicular to it.
       const ax = Math.abs(v[W]!), ay = Math.abs(v[W + 1]!), az = Math.abs(v[W + 2]!);
@@ -132,13 +154,17 @@ export function solveTwoBoneIk(
       v[H] = e === 0 ? 0 : e === 1 ? v[W + 2]! : -v[W + 1]!;
       v[H + 1] = e === 0 ? -v[W + 2]! : e === 1 ? 0 : v[W]!;
       v[H + 2] = e === 0 ? v[W + 1]! : e === 1 ? -v[W]! : 0;
-      hl = Math.hypot(v[H]!, v[H + 1]!, v[H + 2]!);
+      hl = Math.sqrt((v[H]!) * (v[H]!) + (v[H + 1]!) * (v[H + 1]!) + (v[H + 2]!) * (v[H + 2]!));
     }
   }
   if (hl > 0 && l1 > 0 && l2 > 0) {
     // Rotating (c − b) about H by +θ bends it further from the line of (b − a): the bend grows by
     // cur − next when the interior angle shrinks from cur to next.
-    axisAngle(v[H]!, v[H + 1]!, v[H + 2]!, cur - next);
+    v[AX] = v[H]!;
+    v[AX + 1] = v[H + 1]!;
+    v[AX + 2] = v[H + 2]!;
+    v[AX + 3] = cur - next;
+    axisAngle();
     quatMultiply(q, QB, q, R, q, QB);
     for (let c = 0; c < 3; c++) v[W + c] = v[C + c]! - v[B + c]!;
     quatRotateVec3(v, W, q, R, v, W);
@@ -151,16 +177,21 @@ export function solveTwoBoneIk(
   }
   const wx = v[W]!, wy = v[W + 1]!, wz = v[W + 2]!, tx = v[X]!, ty = v[X + 1]!, tz = v[X + 2]!;
   const ax = wy * tz - wz * ty, ay = wz * tx - wx * tz, az = wx * ty - wy * tx;
-  const sin = Math.hypot(ax, ay, az), cos = wx * tx + wy * ty + wz * tz;
+  const sin = Math.sqrt(ax * ax + ay * ay + az * az), cos = wx * tx + wy * ty + wz * tz;
   for (let c = 0; c < 3; c++) v[K + c] = v[B + c]! - v[A + c]!;
-  if (sin > 1e-12 * Math.hypot(wx, wy, wz) * Math.hypot(tx, ty, tz)) {
-    axisAngle(ax, ay, az, Math.atan2(sin, cos));
+  if (sin > 1e-12 * Math.sqrt(wx * wx + wy * wy + wz * wz) * Math.sqrt(tx * tx + ty * ty + tz * tz)) {
+    v[AX] = ax;
+    v[AX + 1] = ay;
+    v[AX + 2] = az;
+    v[AX + 3] = Math.atan2(sin, cos);
+    axisAngle();
     quatMultiply(q, QA, q, R, q, QA);
     quatMultiply(q, QB, q, R, q, QB);
     quatRotateVec3(v, W, q, R, v, W);
     quatRotateVec3(v, K, q, R, v, K);
   }
-  if (poleWeight > 0) turnTowardsPole(poleWeight);
+  v[POLE_W] = poleWeight;
+  if (poleWeight > 0) turnTowardsPole();
   for (let c = 0; c < 4; c++) {
     out[o + c] = q[QA + c]!;
     out[o + 4 + c] = q[QB + c]!;
@@ -171,7 +202,7 @@ export function solveTwoBoneIk(
     const e = v[A + c]! + v[W + c]! - target[targetAt + c]!;
     d2 += e * e;
   }
-  return Math.sqrt(d2);
+  args[TWO_BONE_LEFT] = Math.sqrt(d2);
 }
 
 /**
@@ -179,40 +210,53 @@ export function solveTwoBoneIk(
  * that the middle joint (v[K], relative to the root) swings by `poleWeight` of the angle between the two
  * directions' parts perpendicular to that axis. The end stays where it is.
  */
-function turnTowardsPole(poleWeight: number): void {
-  const ul = Math.hypot(v[W]!, v[W + 1]!, v[W + 2]!);
+function turnTowardsPole(): void {
+  const poleWeight = v[POLE_W]!;
+  const ul = Math.sqrt((v[W]!) * (v[W]!) + (v[W + 1]!) * (v[W + 1]!) + (v[W + 2]!) * (v[W + 2]!));
   if (!(ul > 0)) return;
   const ux = v[W]! / ul, uy = v[W + 1]! / ul, uz = v[W + 2]! / ul;
   const kd = v[K]! * ux + v[K + 1]! * uy + v[K + 2]! * uz;
   const kx = v[K]! - kd * ux, ky = v[K + 1]! - kd * uy, kz = v[K + 2]! - kd * uz;
   const pd = v[P]! * ux + v[P + 1]! * uy + v[P + 2]! * uz;
   const px = v[P]! - pd * ux, py = v[P + 1]! - pd * uy, pz = v[P + 2]! - pd * uz;
-  const kl = Math.hypot(kx, ky, kz), pl = Math.hypot(px, py, pz);
-  if (!(kl > 1e-12 * ul && pl > 1e-12 * Math.hypot(v[P]!, v[P + 1]!, v[P + 2]!))) return;
+  const kl = Math.sqrt(kx * kx + ky * ky + kz * kz), pl = Math.sqrt(px * px + py * py + pz * pz);
+  if (!(kl > 1e-12 * ul && pl > 1e-12 * Math.sqrt((v[P]!) * (v[P]!) + (v[P + 1]!) * (v[P + 1]!) + (v[P + 2]!) * (v[P + 2]!)))) return;
   // Signed angle from k to p about u.
   const cx = ky * pz - kz * py, cy = kz * px - kx * pz, cz = kx * py - ky * px;
   const angle = Math.atan2(cx * ux + cy * uy + cz * uz, kx * px + ky * py + kz * pz);
-  axisAngle(ux, uy, uz, poleWeight * angle);
+  v[AX] = ux;
+  v[AX + 1] = uy;
+  v[AX + 2] = uz;
+  v[AX + 3] = poleWeight * angle;
+  axisAngle();
   quatMultiply(q, QA, q, R, q, QA);
   quatMultiply(q, QB, q, R, q, QB);
 }
 
 /**
- * quatFromAxisAngle into q[R..R+3], with a tiny axis scaled up first: the squares of components near 1e-160
- * are denormal, and their square root too inexact to normalise the axis (the rotation would not be unit).
+ * The rotation of v[AX + 3] radians about the axis v[AX..AX+2] into q[R..R+3] (a zero axis: identity), with
+ * a tiny axis scaled up first: the squares of components near 1e-160 are denormal, and their square root
+ * too inexact to normalise the axis (the rotation would not be unit).
  */
-function axisAngle(ax: number, ay: number, az: number, angle: number): void {
-  const m = Math.max(Math.abs(ax), Math.abs(ay), Math.abs(az));
-  if (m > 0 && m < 1e-100) quatFromAxisAngle(q, R, ax / m, ay / m, az / m, angle);
-  else quatFromAxisAngle(q, R, ax, ay, az, angle);
-}
-
-function clamp01(x: number): number {
-  return x > 0 ? (x < 1 ? x : 1) : 0;
-}
-
-function dist(i: number, j: number): number {
-  return Math.hypot(v[i]! - v[j]!, v[i + 1]! - v[j + 1]!, v[i + 2]! - v[j + 2]!);
+function axisAngle(): void {
+  let ax = v[AX]!, ay = v[AX + 1]!, az = v[AX + 2]!;
+  const m = Math.max(Math.max(Math.abs(ax), Math.abs(ay)), Math.abs(az));
+  if (m > 0 && m < 1e-100) {
+    ax /= m;
+    ay /= m;
+    az /= m;
+  }
+  const len = Math.sqrt(ax * ax + ay * ay + az * az);
+  if (!(len > 0)) {
+    q[R] = 0; q[R + 1] = 0; q[R + 2] = 0; q[R + 3] = 1;
+    return;
+  }
+  const half = v[AX + 3]! / 2;
+  const sn = Math.sin(half) / len;
+  q[R] = ax * sn;
+  q[R + 1] = ay * sn;
+  q[R + 2] = az * sn;
+  q[R + 3] = Math.cos(half);
 }
 
 /** (v[i] − v[j]) × (v[k] − v[l]) into v[out]. */
@@ -224,11 +268,15 @@ function crossOf(out: number, i: number, j: number, k: number, l: number): void 
   v[out + 2] = x1 * y2 - y1 * x2;
 }
 
-/** Angle at the middle joint of a triangle with sides l1, l2 around it and `d` opposite (law of cosines). */
-function interiorAngle(l1: number, l2: number, d: number): number {
-  if (!(l1 > 0 && l2 > 0)) return Math.PI;
+/** Angle at the middle joint of a triangle with sides v[L1], v[L2] around it and v[D] opposite (law of cosines), into v[ANGLE]. */
+function interiorAngle(): void {
+  const l1 = v[L1]!, l2 = v[L2]!, d = v[D]!;
+  if (!(l1 > 0 && l2 > 0)) {
+    v[ANGLE] = Math.PI;
+    return;
+  }
   // In units of the longer bone, so tiny (denormal) lengths do not square to 0.
   const m = Math.max(l1, l2), a = l1 / m, b = l2 / m, e = d / m;
   const c = (a * a + b * b - e * e) / (2 * a * b);
-  return c >= 1 ? 0 : c <= -1 ? Math.PI : c === c ? Math.acos(c) : Math.PI;
+  v[ANGLE] = c >= 1 ? 0 : c <= -1 ? Math.PI : c === c ? Math.acos(c) : Math.PI;
 }

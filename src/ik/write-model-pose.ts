@@ -28,6 +28,12 @@ export function writeModelPose(pose: Pose, skeleton: Skeleton, q: Float64Array, 
   expectTypedArray(fn, "p", p, Float64Array, 3 * J);
   expectTypedArray(fn, "s", s, Float64Array, J);
   expectTypedArray(fn, "changed", changed, Uint8Array, J);
+  writeModelPoseUnchecked(pose, skeleton, q, p, s, changed);
+}
+
+/** {@link writeModelPose} without the argument checks, for the graph's IK layers. */
+export function writeModelPoseUnchecked(pose: Pose, skeleton: Skeleton, q: Float64Array, p: Float64Array, s: Float64Array, changed: Uint8Array): void {
+  const J = skeleton.jointCount;
   const parents = skeleton.parents;
   for (let j = 0; j < J; j++) {
     const parent = parents[j]!;

@@ -103,6 +103,40 @@ export function checkReferences(
     visitMachine(layer.machine);
   }
 
+  // IK layers: their weight and values read float/int parameters; their joints must exist (with a skeleton).
+  for (const layer of spec.ik ?? []) {
+    paramRef(layer.weight, childPointer(layer.pointer, "weight"), "an IK layer's weight");
+    const values = (list: readonly (number | ParamRef)[], pointer: string, what: string): void => {
+      list.forEach((v, i) => paramRef(v, childPointer(pointer, i), what));
+    };
+    const names = (list: readonly string[], pointer: string): void => {
+      if (!joints) return;
+      list.forEach((joint, i) => {
+        if (!joints.has(joint)) sink.add("E_UNKNOWN_JOINT", childPointer(pointer, i), `unknown joint "${clip(joint)}"${suggest(joint, joints)}`);
+      });
+    };
+    switch (layer.solver) {
+      case "twoBone":
+        values(layer.target, childPointer(layer.pointer, "target"), "an IK target");
+        names(layer.joints, childPointer(layer.pointer, "joints"));
+        break;
+      case "aim":
+        values(layer.target, childPointer(layer.pointer, "target"), "an IK target");
+        names(layer.chain, childPointer(layer.pointer, "chain"));
+        break;
+      case "footPlacement": {
+        const ground = childPointer(layer.pointer, "ground");
+        paramRef(layer.ground.height, childPointer(ground, "height"), "a ground height");
+        values(layer.ground.normal, childPointer(ground, "normal"), "a ground normal");
+        if (joints && !joints.has(layer.pelvis)) {
+          sink.add("E_UNKNOWN_JOINT", childPointer(layer.pointer, "pelvis"), `unknown joint "${clip(layer.pelvis)}"${suggest(layer.pelvis, joints)}`);
+        }
+        layer.legs.forEach((leg, i) => names(leg, childPointer(childPointer(layer.pointer, "legs"), i)));
+        break;
+      }
+    }
+  }
+
   for (const mask of spec.masks.values()) {
     if (!usedMasks.has(mask.name)) sink.add("W_UNUSED_MASK", mask.pointer, `mask "${clip(mask.name)}" is not used by any layer`);
     if (!joints) continue;
@@ -115,7 +149,7 @@ export function checkReferences(
     }
   }
   for (const p of spec.parameters.values()) {
-    if (!usedParams.has(p.name)) sink.add("W_UNUSED_PARAM", p.pointer, `parameter "${clip(p.name)}" is not used by any condition, blend or speed`);
+    if (!usedParams.has(p.name)) sink.add("W_UNUSED_PARAM", p.pointer, `parameter "${clip(p.name)}" is not used by any condition, blend, speed, weight or IK layer`);
   }
 }
 

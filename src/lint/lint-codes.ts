@@ -51,7 +51,7 @@ export const LINT_CODES: Readonly<Record<string, LintCodeInfo>> = {
   E_CONDITION_TYPE: { severity: "error", summary: "A condition compares a parameter with the wrong kind of value or op." },
   E_UNKNOWN_MASK: { severity: "error", summary: "A layer names an undeclared mask." },
   E_UNKNOWN_CLIP: { severity: "error", summary: "A motion names a clip that the clips file does not have." },
-  E_UNKNOWN_JOINT: { severity: "error", summary: "A mask names a joint the skeleton does not have." },
+  E_UNKNOWN_JOINT: { severity: "error", summary: "A mask or an IK layer names a joint the skeleton does not have." },
   E_MIRROR_UNPAIRED: { severity: "error", summary: "A clip is mirrored but a joint whose name says its side has no joint for the other side." },
   E_MIRROR_AMBIGUOUS: { severity: "error", summary: "A clip is mirrored but a joint name says both sides or could pair with two joints." },
   E_MIRROR_UNKNOWN_JOINT: { severity: "error", summary: "A mirror pair names a joint the skeleton does not have." },

@@ -232,7 +232,7 @@ export class RetargetFrame {
       q[3 + c] = this.tp[3 * lower + c]!;
       q[6 + c] = v[6 + c]!;
     }
-    solveTwoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, targets, o, v, 9, 1);
+    solveTwoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, targets, o, v, 9, FULL_WEIGHT);
   }
 
   /** The local rotation of target joint t this key (normalised, in a scratch array read before the next call). */
@@ -333,6 +333,9 @@ export class RetargetFrame {
     }
   }
 }
+
+/** solveTwoBoneIk's numbers for a leg: weight 1, the bend plane kept (pole weight 0), no soft limit. */
+const FULL_WEIGHT = new Float64Array([1, 0, 0, 0]);
 
 /** The offset from joint a to joint b in a's model frame, divided by a's model scale, into out[o..o+2]. */
 function localOffset(out: Float64Array, o: number, rq: Float64Array, rp: Float64Array, rs: Float64Array, a: number, b: number, inv: Float64Array, d: Float64Array): void {

@@ -17,6 +17,8 @@
  * }
  */
 
+import type { IkLayerSpec } from "./ik-spec.ts";
+
 /** Where a spec element came from: a JSON pointer into the spec file. */
 export interface SpecSource {
   /** RFC 6901 JSON pointer of the element in the spec file ("" is the document root). */
@@ -263,6 +265,8 @@ export interface GraphSpec {
   readonly layers: readonly LayerSpec[];
   /** How clips marked `mirror` are mirrored; absent = axis x, pairs found from joint names. */
   readonly mirror?: MirrorSpec;
+  /** IK layers, applied in order after the animation layers (docs/ik.md); empty when the spec has none. */
+  readonly ik?: readonly IkLayerSpec[];
 }
 
 /** The graph's mirror settings (docs/mirroring.md): the plane and the left/right pairs. */

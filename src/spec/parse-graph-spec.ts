@@ -1,6 +1,7 @@
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { type JsonDocument, type JsonNode } from "../json/index.ts";
 import type { GraphSpec, LayerSpec, MaskSpec, MirrorSpec, ParamRef, ParamSpec } from "./graph-spec.ts";
+import { readIkLayers } from "./parse-ik.ts";
 import { readMachine, readParamRef } from "./parse-machine.ts";
 import { SPEC_DEFAULTS } from "./spec-keys.ts";
 import { DEFAULT_SPEC_LIMITS, type SpecLimits } from "./spec-limits.ts";
@@ -106,7 +107,8 @@ function readRoot(r: SpecReader, root: JsonNode, file: string): GraphSpec {
     }
   }
   const mirror = readMirror(r, r.optional(obj, "mirror"));
-  return { file, version: 1, name, frameRate, transitionBudget, parameters, masks, layers, ...(mirror ? { mirror } : {}) };
+  const ik = readIkLayers(r, r.optional(obj, "ik"));
+  return { file, version: 1, name, frameRate, transitionBudget, parameters, masks, layers, ik, ...(mirror ? { mirror } : {}) };
 }
 
 /** Most mirror pairs a spec may list: one per joint of the largest skeleton (32,767 joints). */

@@ -5,7 +5,7 @@
  * schema/animgraph.schema.json lists exactly the same keys and values, so the two cannot drift.
  */
 export const SPEC_KEYS = {
-  root: ["$schema", "animgraph", "name", "description", "frameRate", "transitionBudget", "parameters", "masks", "layers", "mirror"],
+  root: ["$schema", "animgraph", "name", "description", "frameRate", "transitionBudget", "parameters", "masks", "layers", "mirror", "ik"],
   mirror: ["axis", "pairs", "detect"],
   transitionBudget: ["minFrames", "maxFrames"],
   parameter: ["type", "default", "min", "max"],
@@ -25,6 +25,11 @@ export const SPEC_KEYS = {
   ],
   condition: ["param", "op", "value"],
   interruption: ["source", "freeze"],
+  ikLayer: [
+    "name", "solver", "weight", "target", "joints", "pole", "poleWeight", "softness", "chain", "jointWeights", "maxAngle", "axis",
+    "pelvis", "legs", "ground", "up", "floor", "maxPelvisDrop", "alignToNormal",
+  ],
+  ikGround: ["height", "normal"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** A kind of JSON object in a graph spec (`root`, `state`, `transition`, …): the keys of `SPEC_KEYS`. */
@@ -43,6 +48,7 @@ export const SPEC_ENUMS = {
   op: [">", ">=", "<", "<=", "==", "!="],
   curve: ["linear", "smoothstep", "smootherstep", "easeIn", "easeOut"],
   interruptionSource: ["none", "source", "target", "sourceThenTarget", "targetThenSource"],
+  ikSolver: ["twoBone", "aim", "footPlacement"],
   transitionBlend: ["crossfade", "inertialize", "deadBlend"],
   mirrorAxis: ["x", "y", "z"],
 } as const satisfies Record<string, readonly string[]>;

@@ -60,6 +60,7 @@ test("the schema's enums are the parser's", () => {
     interruptionSource: ["interruption", "source"],
     transitionBlend: ["transition", "blend"],
     mirrorAxis: ["mirror", "axis"],
+    ikSolver: ["ikLayer", "solver"],
   };
   for (const [name, [kind, key]] of Object.entries(where) as [keyof typeof SPEC_ENUMS, [SpecObjectKind, string]][]) {
     const prop = (schemaFor(kind)["properties"] as Record<string, Schema>)[key]!;

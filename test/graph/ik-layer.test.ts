@@ -1,0 +1,165 @@
+// IK layers from the spec to the output pose: parse → lint → compile → step, measured on the pose the step
+// writes (its model-space positions), on RobotExpressive's example graph and on the CMU 131_01 capture.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { setParam } from "../../src/graph/commands.ts";
+import { compileGraph } from "../../src/graph/compile-graph.ts";
+import { createInstance } from "../../src/graph/graph-instance.ts";
+import { step } from "../../src/graph/step.ts";
+import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
+import { parseJsonText } from "../../src/json/index.ts";
+import { lintGraph } from "../../src/lint/lint-graph.ts";
+import { quatRotateVec3 } from "../../src/math/quat.ts";
+import type { Pose } from "../../src/pose/pose.ts";
+import { modelFrames } from "../../src/retarget/model-frames.ts";
+import type { Skeleton } from "../../src/skeleton/skeleton.ts";
+import { parseGraphSpec } from "../../src/spec/parse-graph-spec.ts";
+import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../helpers/assets.ts";
+
+const robotSpec = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as Record<string, unknown>;
+const gltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
+const robot = gltf.skeletons[0]!;
+
+function parse(json: unknown, file = "ik.animgraph.json") {
+  return parseGraphSpec(parseJsonText(JSON.stringify(json), file));
+}
+
+function frames(skeleton: Skeleton, pose: Pose): { q: Float64Array; p: Float64Array } {
+  const J = skeleton.jointCount;
+  const q = new Float64Array(4 * J), p = new Float64Array(3 * J), s = new Float64Array(J);
+  modelFrames(q, p, s, skeleton, pose);
+  return { q, p };
+}
+
+/** The robot example with IK layers and their parameters added. */
+function robotWithIk(ik: unknown[], params: Record<string, unknown>): unknown {
+  return { ...robotSpec, parameters: { ...(robotSpec["parameters"] as object), ...params }, ik };
+}
+
+const float = { type: "float", default: 0 };
+
+test("a twoBone IK layer puts the robot's hand on a target read from parameters; weight 0 leaves the pose as the machine made it", () => {
+  const spec = parse(robotWithIk([
+    { name: "leftHand", solver: "twoBone", joints: ["UpperArm.L", "LowerArm.L", "Palm2.L"], target: [{ param: "hx" }, { param: "hy" }, { param: "hz" }], pole: [0, 0, -1], softness: 0, weight: { param: "handIk" } },
+  ], { hx: float, hy: float, hz: float, handIk: float }));
+  assert.ok(spec.spec, JSON.stringify(spec.diagnostics));
+  const compiled = compileGraph(spec.spec, robot, gltf.clips);
+  assert.ok(compiled.graph, JSON.stringify(compiled.diagnostics));
+  const withIk = createInstance(compiled.graph), without = createInstance(compiled.graph);
+  const [ua, la, hand] = ["UpperArm.L", "LowerArm.L", "Palm2.L"].map((n) => robot.indexOf.get(n)!);
+  // A target inside the arm's reach: the rest hand moved 30 % of the limb towards the shoulder and sideways.
+  const rest = frames(robot, robot.rest).p;
+  const limb = Math.hypot(...[0, 1, 2].map((c) => rest[3 * la! + c]! - rest[3 * ua! + c]!) as [number, number, number])
+    + Math.hypot(...[0, 1, 2].map((c) => rest[3 * hand! + c]! - rest[3 * la! + c]!) as [number, number, number]);
+  let worst = 0;
+  for (let f = 0; f < 90; f++) {
+    step(compiled.graph, without, 1 / 30);
+    const now = frames(robot, without.result.pose).p;
+    const target = [0, 1, 2].map((c) => now[3 * hand! + c]! + 0.3 * (now[3 * ua! + c]! - now[3 * hand! + c]!) + (c === 0 ? 0.1 * limb : 0));
+    setParam(withIk, "hx", target[0]!);
+    setParam(withIk, "hy", target[1]!);
+    setParam(withIk, "hz", target[2]!);
+    setParam(withIk, "handIk", 1);
+    step(compiled.graph, withIk, 1 / 30);
+    const p = frames(robot, withIk.result.pose).p;
+    worst = Math.max(worst, Math.hypot(p[3 * hand!]! - target[0]!, p[3 * hand! + 1]! - target[1]!, p[3 * hand! + 2]! - target[2]!) / limb);
+  }
+  assert.ok(worst < 1e-4, `the hand misses its target by ${worst} of the limb`);
+  setParam(withIk, "handIk", 0);
+  step(compiled.graph, withIk, 1 / 30);
+  step(compiled.graph, without, 1 / 30);
+  assert.deepEqual(Array.from(withIk.result.pose.r), Array.from(without.result.pose.r));
+});
+
+test("an aim IK layer turns the robot's torso, neck and head so the head's forward looks at the target", () => {
+  const head = robot.indexOf.get("Head")!;
+  const rest = frames(robot, robot.rest);
+  // The head's local axis that points forward (+Z of the model) in the rest pose.
+  const inv = [-rest.q[4 * head]!, -rest.q[4 * head + 1]!, -rest.q[4 * head + 2]!, rest.q[4 * head + 3]!];
+  const axis = Array.from(quatRotateVec3(new Float64Array(3), 0, inv, 0, [0, 0, 1], 0));
+  const spec = parse(robotWithIk([
+    { name: "look", solver: "aim", chain: ["Torso", "Neck", "Head"], jointWeights: [0.2, 0.4, 1], maxAngle: [30, 45, 90], axis, target: [{ param: "lx" }, 0, 0] },
+  ], { lx: float }));
+  assert.ok(spec.spec, JSON.stringify(spec.diagnostics));
+  const compiled = compileGraph(spec.spec, robot, gltf.clips);
+  assert.ok(compiled.graph, JSON.stringify(compiled.diagnostics));
+  const inst = createInstance(compiled.graph);
+  let worst = 0;
+  for (let f = 0; f < 60; f++) {
+    setParam(inst, "lx", f % 2 === 0 ? 4 : -4);
+    step(compiled.graph, inst, 1 / 30);
+    const { q, p } = frames(robot, inst.result.pose);
+    const fwd = quatRotateVec3(new Float64Array(3), 0, q, 4 * head, axis, 0);
+    const to = [(f % 2 === 0 ? 4 : -4) - p[3 * head]!, -p[3 * head + 1]!, -p[3 * head + 2]!];
+    const cos = (fwd[0]! * to[0]! + fwd[1]! * to[1]! + fwd[2]! * to[2]!) / Math.hypot(...to);
+    worst = Math.max(worst, Math.acos(Math.min(1, cos)));
+  }
+  assert.ok(worst < 1e-3, `the head looks ${worst} rad away from its target`);
+});
+
+test("a footPlacement layer on the CMU 131_01 capture: on a slope set by parameters each ankle keeps its animated height above the ground", { skip: !HAVE_SHARED_ASSETS }, () => {
+  const { skeleton, clip } = loadBvh(sharedAsset("bvh-cmu-131/131_01.bvh"));
+  assert.ok(skeleton && clip);
+  const legs = [["LeftHip", "LeftKnee", "LeftAnkle"], ["RightHip", "RightKnee", "RightAnkle"]];
+  const spec = parse({
+    animgraph: 1, parameters: { groundHeight: float, slopeX: float, feet: { type: "float", default: 1 } },
+    layers: [{ name: "base", machine: { entry: "Walk", states: { Walk: { clip: clip.name } } } }],
+    ik: [{ name: "feet", solver: "footPlacement", pelvis: "Hips", legs, ground: { height: { param: "groundHeight" }, normal: [{ param: "slopeX" }, 1, 0] }, softness: 0, weight: { param: "feet" } }],
+  });
+  assert.ok(spec.spec, JSON.stringify(spec.diagnostics));
+  const compiled = compileGraph(spec.spec, skeleton, [clip]);
+  assert.ok(compiled.graph, JSON.stringify(compiled.diagnostics));
+  const inst = createInstance(compiled.graph), flat = createInstance(compiled.graph);
+  setParam(flat, "feet", 0);
+  setParam(inst, "groundHeight", 2);
+  setParam(inst, "slopeX", -0.2); // height 2 + 0.2·x
+  const ankles = legs.map((l) => skeleton.indexOf.get(l[2]!)!);
+  let worst = 0;
+  for (let f = 0; f < 240; f++) {
+    step(compiled.graph, inst, 1 / 30);
+    step(compiled.graph, flat, 1 / 30);
+    const a = frames(skeleton, flat.result.pose).p, b = frames(skeleton, inst.result.pose).p;
+    for (const j of ankles) worst = Math.max(worst, Math.abs(b[3 * j + 1]! - (a[3 * j + 1]! + 2 + 0.2 * a[3 * j]!)));
+  }
+  assert.ok(worst < 1e-3, `an ankle is ${worst} units off its height above the slope (legs ≈ 40 units)`);
+});
+
+test("lint and compile name unknown joints and parameters of IK layers and broken chains, each at its JSON pointer", () => {
+  const spec = parse(robotWithIk([
+    { name: "hand", solver: "twoBone", joints: ["UpperArm.L", "LowerArm.L", "Palm.L"], target: [{ param: "hx" }, { param: "nope" }, 0] },
+    { name: "look", solver: "aim", chain: ["Neck", "Head"], target: [0, 0, 1], weight: { param: "jump" } },
+    { name: "feet", solver: "footPlacement", pelvis: "Hips", legs: [["UpperLeg.L", "LowerLeg.L", "Foot.L"]] },
+  ], { hx: float }));
+  assert.ok(spec.spec, JSON.stringify(spec.diagnostics));
+  const lint = lintGraph(spec.spec, { joints: robot.names });
+  const found = lint.filter((d) => d.severity === "error").map((d) => `${d.pointer} ${d.code}`);
+  assert.ok(found.includes("/ik/0/joints/2 E_UNKNOWN_JOINT"), found.join("; "));
+  assert.match(lint.find((d) => d.pointer === "/ik/0/joints/2")!.message, /did you mean "Palm2\.L"\?/);
+  assert.ok(found.includes("/ik/0/target/1/param E_UNKNOWN_PARAM"), found.join("; "));
+  assert.ok(found.includes("/ik/1/weight/param E_PARAM_TYPE"), found.join("; "));
+  const compiled = compileGraph(spec.spec, robot, gltf.clips);
+  assert.equal(compiled.graph, undefined);
+  const codes = compiled.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.pointer} ${d.code}`);
+  // RobotExpressive's feet hang from the root bone, not from the lower legs: no chain for two-bone IK.
+  assert.ok(codes.includes("/ik/2/legs/0/2 E_IK_NOT_A_CHAIN"), codes.join("; "));
+  assert.ok(!lint.some((d) => d.code === "W_UNUSED_PARAM" && d.message.includes('"hx"')), "a parameter read by an IK layer is used");
+});
+
+test("the parser checks IK layers' shape: solver, keys that belong to another solver, vector lengths, ranges", () => {
+  const r = parse({
+    animgraph: 1, layers: robotSpec["layers"],
+    ik: [
+      { name: "a", solver: "twoBone", joints: ["x", "y"], target: [0, 0], chain: ["z"] },
+      { name: "b", solver: "spline", target: [0, 0, 0] },
+      { name: "c", solver: "aim", chain: ["x"], target: [0, 0, 0], maxAngle: 200, pole: [0, 0, 1] },
+      { name: "c", solver: "footPlacement", pelvis: "h", legs: [], ground: { height: 0, slope: 1 } },
+    ],
+  });
+  const got = r.diagnostics.map((d) => `${d.pointer} ${d.code}`);
+  for (const want of [
+    "/ik/0/joints E_SPEC_ARITY", "/ik/0/target E_SPEC_ARITY", "/ik/0/chain E_SPEC_NOT_ALLOWED", "/ik/1/solver E_SPEC_BAD_ENUM",
+    "/ik/2/maxAngle E_OUT_OF_RANGE", "/ik/2/pole E_SPEC_NOT_ALLOWED", "/ik/3/legs E_OUT_OF_RANGE", "/ik/3/ground/slope E_SPEC_UNKNOWN_KEY",
+  ]) assert.ok(got.includes(want), `${want} not in ${got.join("; ")}`);
+});
