@@ -119,6 +119,9 @@ export type {
   MotionSpec, ClipMotionSpec, Blend1DSpec, Blend2DSpec, MachineMotionSpec, CompareOp, ConditionSpec, InterruptionSource,
   InterruptionSpec, CurveName, TransitionBlend, MirrorSpec, TransitionSpec as GraphTransitionSpec, LayerMode as GraphLayerMode,
 } from "./spec/graph-spec.ts";
+export type {
+  IkLayerSpec, TwoBoneIkLayerSpec, AimIkLayerSpec, FootPlacementLayerSpec, IkSolverName, IkValue,
+} from "./spec/ik-spec.ts";
 export type { ParseGraphSpecOptions, ParseGraphSpecResult, ReadGraphSpecResult, SpecLimits, SpecObjectKind } from "./spec/index.ts";
 export { parseGraphSpec, SPEC_KEYS, SPEC_ENUMS, SPEC_DEFAULTS, ANY_STATE, DEFAULT_SPEC_LIMITS, nodeAtPointer, locateDiagnostics } from "./spec/index.ts";
 export type { LintClipInfo, LintOptions, LintDocumentResult, SeedLintResult, LintCodeInfo } from "./lint/index.ts";
@@ -140,6 +143,7 @@ export type {
   DigestRunOptions, RunDigest, StepSnapshot, LayerSnapshot, EventSnapshot,
   StepExplanation, MachineExplanation, TransitionExplanation, TransitionVerdict, ConditionExplanation,
 } from "./graph/index.ts";
+export type { CompiledIkLayer, IkRuntime } from "./graph/ik-layers.ts";
 export {
   OP, INTERRUPT, BLEND, compileGraph, compileLintedGraph, resolveRuntimeOptions, createProceduralClip, isProceduralClip, createInstance,
   setParam, getParam, trigger, resetTrigger, travel, step, evaluateMachine, parseTimeline, parseDt,

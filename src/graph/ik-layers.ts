@@ -33,11 +33,13 @@ export interface CompiledIkLayer {
   readonly slots: Int32Array;
   /** twoBone: the pole direction; aim: the aiming axis; footPlacement: up. */
   readonly direction: Float64Array;
-  /** aim: per chain joint, the share of the turn and the most it turns (radians). */
+  /** aim: per chain joint, the share of the remaining turn it takes (0–1). */
   readonly jointWeights: Float64Array;
+  /** aim: per chain joint, the most it turns (radians). */
   readonly maxAngles: Float64Array;
-  /** twoBone: pole weight and softness; footPlacement: its settings. */
+  /** twoBone: pole weight and softness. */
   readonly twoBone: TwoBoneIkSettings;
+  /** footPlacement: its settings (up, floor, pelvis drop, alignment, softness). */
   readonly footPlacement: FootPlacementSettings;
   /** Per joint of the skeleton: which model-space parts this layer sets (CHANGED_ROTATION | CHANGED_POSITION). */
   readonly changed: Uint8Array;
@@ -45,12 +47,17 @@ export interface CompiledIkLayer {
 
 /** Per-character scratch of the IK layers (model frames, the current values), made by `createIkRuntime`. */
 export interface IkRuntime {
+  /** Model rotations, 4 per joint. */
   readonly q: Float64Array;
+  /** Model positions, 3 per joint. */
   readonly p: Float64Array;
+  /** Model uniform scales, 1 per joint. */
   readonly s: Float64Array;
   /** The layer's values this frame (4 numbers) and the ground plane read by `ground`. */
   readonly values: Float64Array;
+  /** The two-bone job's output (two rotations). */
   readonly out: Float64Array;
+  /** The ground plane of foot-placement layers, as the job's ground function. */
   readonly ground: GroundFunction;
   /** The jobs' numbers in and out (weights, settings, results), so no double crosses a call. */
   readonly args: Float64Array;
