@@ -22,6 +22,8 @@ export interface CheckPanelHooks {
   importTimeline(text: string, name: string): void;
   select(d: Diagnostic): void;
   status(text: string): void;
+  /** Gives findings the line and column of their JSON pointer in the document (as lint's have). */
+  locate(findings: readonly CheckFinding[]): CheckFinding[];
 }
 
 export function createCheckPanel(button: HTMLButtonElement, list: HTMLElement, hooks: CheckPanelHooks): CheckPanel {
@@ -68,7 +70,8 @@ export function createCheckPanel(button: HTMLButtonElement, list: HTMLElement, h
         hooks.status("check: load a graph first");
         return null;
       }
-      report = checkGraph(live.spec, live.graph, { dt: STEP, timeLimit: 20 });
+      const checked = checkGraph(live.spec, live.graph, { dt: STEP, timeLimit: 20 });
+      report = { ...checked, findings: hooks.locate(checked.findings) };
       show(report);
       hooks.status(`check: ${report.exploration.configurations} configurations in ${(report.exploration.elapsedMs / 1000).toFixed(2)} s`);
       return report;

@@ -53,6 +53,10 @@ const checkPanel = createCheckPanel($<HTMLButtonElement>("run-check"), $("check-
   importTimeline: (text, name) => importTimeline(text, name),
   select: (d) => selectFinding(d),
   status: (text) => setStatus(text),
+  locate: (findings) => findings.map((f) => {
+    const [d] = locateDiagnostics(store.analysis.tree, [f]);
+    return d && d.line !== undefined ? { ...f, line: d.line, ...(d.column !== undefined ? { column: d.column } : {}) } : f;
+  }),
 });
 const crowd = createCrowdPanel(viewport, () => live, () => character);
 const editStatus = $("edit-status");

@@ -56,6 +56,7 @@ test("a stuck state: exit 1; the JSON witness, replayed by `animgraph run`, ends
   const f = report.findings.find((x: { code: string }) => x.code === "W_CHECK_STUCK_STATE");
   assert.equal(f.pointer, "/layers/0/machine/states/Jump");
   assert.equal(f.file, "stuck.json");
+  assert.equal(f.line, JSON.stringify(STUCK, null, 2).split("\n").findIndex((l) => l.includes('"Jump": {')) + 1, "the finding has the line of the state in the file");
   assert.equal(f.witness.replayed, true);
   assert.equal(report.exploration.complete, true);
   assert.match(report.replayWith, /--stand-in-clips --script/);

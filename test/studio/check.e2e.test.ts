@@ -70,6 +70,10 @@ test("a planted stuck state: its witness loads into the rewind bar and the chara
   const report = await page.evaluate(`window.animgraphStudio.runCheck()`) as { findings: { code: string; steps: number; replayed: boolean }[] };
   const i = report.findings.findIndex((f) => f.code === "W_CHECK_STUCK_STATE");
   assert.equal(report.findings[i]!.replayed, true);
+  // The finding's own button jumps the editor to the Jump state, as a lint finding does.
+  await page.click(`#check-findings li[data-code="W_CHECK_STUCK_STATE"] button:not(.load-witness)`);
+  const cursorLine = await page.evaluate(`window.animgraphStudio.editor.cursor().line`) as number;
+  assert.match(text.split("\n")[cursorLine - 1]!, /"Jump":/);
   await page.click(`#check-findings li[data-code="W_CHECK_STUCK_STATE"] .load-witness`);
   await page.waitForFunction(`window.animgraphStudio.shownStep() === 0`, undefined, { timeout: 10_000 });
   const steps = report.findings[i]!.steps;

@@ -14,6 +14,7 @@ import type { MotionSource } from "../../graph/motion-source.ts";
 import { parseDt } from "../../graph/timeline.ts";
 import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
+import { locateDiagnostics } from "../../spec/locate-pointer.ts";
 import { readGraphSpec } from "../../spec/read-graph-spec-file.ts";
 import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
 
@@ -125,11 +126,21 @@ async function run(ctx: CliContext, specPath: string, options: CheckCliOptions):
     }
     properties = parsed.properties;
   }
-  const report: CheckReport = checkGraph(specResult.spec, graph, {
+  const checked: CheckReport = checkGraph(specResult.spec, graph, {
     bound, maxConfigurations, dt: dtText, timeLimit, properties,
     ...(options.prop !== undefined ? { propertiesFile: options.prop } : {}),
     clipLengthsKnown: options.clips !== undefined,
   });
+  // Line and column, as lint gives them: from the JSON pointer in the graph, or the properties line.
+  const report: CheckReport = {
+    ...checked,
+    findings: checked.findings.map((f) => {
+      const propLine = f.file === options.prop ? /^line (\d+)$/.exec(f.pointer) : null;
+      if (propLine) return { ...f, line: Number(propLine[1]) };
+      const [d] = locateDiagnostics(specResult.document, [f]);
+      return d && d.line !== undefined ? { ...f, line: d.line, ...(d.column !== undefined ? { column: d.column } : {}) } : f;
+    }),
+  };
   const written = options.witnesses !== undefined ? writeWitnesses(ctx, options.witnesses, report) : [];
   if (written === null) return;
   const replay = options.clips !== undefined ? `--clips ${shellQuote(options.clips)}` : "--stand-in-clips";
