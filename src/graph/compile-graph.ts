@@ -221,7 +221,7 @@ function compile(
     switch (motion.kind) {
       case "clip": {
         const c = resolveClip(motion.clip, motion.pointer, motion.mirror === true, childPointer(motion.pointer.slice(0, motion.pointer.lastIndexOf("/")), "mirror"));
-        return c ? { kind: "clip", source: c.source, sourceIndex: c.index } : null;
+        return c ? { kind: "clip", source: c.source, sourceIndex: c.index, ...(motion.mirror === true ? { mirrored: true } : {}) } : null;
       }
       case "blend1d": {
         const slot = paramSlot(motion.param, childPointer(motion.pointer, "param"), ["float", "int"], "a 1D blend");

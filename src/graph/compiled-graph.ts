@@ -125,7 +125,14 @@ export interface CompiledEvent {
  * of first use (an additive layer's clip counts as its delta clip).
  */
 export type CompiledMotion =
-  | { readonly kind: "clip"; readonly source: MotionSource; readonly sourceIndex: number }
+  | {
+      readonly kind: "clip";
+      /** What the state plays: the clip, or its mirror image (made at compile time) when `mirrored`. */
+      readonly source: MotionSource;
+      readonly sourceIndex: number;
+      /** True when the spec marks the state `"mirror": true` (`source` is then the mirrored clip). */
+      readonly mirrored?: boolean;
+    }
   | {
       readonly kind: "blend1d";
       /** Slot of the parameter that positions the blend. */

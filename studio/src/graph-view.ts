@@ -288,7 +288,7 @@ export function createGraphView(host: HTMLElement, model: MachineModel, actions:
     if (selectedStates.has(s.name)) g.classList.add("selected");
     if (isEntry) g.classList.add("entry");
     if (options.connectFrom === s.name) g.classList.add("connect-source");
-    const kind = s.kind === "blend1d" ? "1D blend" : s.kind === "blend2d" ? "2D blend" : s.kind === "machine" ? "nested machine" : s.kind === "clip" ? "clip" : "no motion";
+    const kind = s.kind === "blend1d" ? "1D blend" : s.kind === "blend2d" ? "2D blend" : s.kind === "machine" ? "nested machine" : s.kind === "clip" ? (s.mirror ? "clip, mirrored" : "clip") : "no motion";
     g.setAttribute("aria-label", `State ${s.name} (${kind}${isEntry ? ", entry" : ""})${s.findings.length ? `; ${s.findings.map((f) => f.message).join("; ")}` : ""}. `
       + "Enter selects, T travels there, Delete deletes, F2 renames, E makes it the entry, C starts a transition, arrow keys move it");
     g.append(el("rect", { class: "body", x: p.x - w / 2, y: p.y - NODE_H / 2, width: w, height: NODE_H, rx: 6 }));
@@ -299,6 +299,13 @@ export function createGraphView(host: HTMLElement, model: MachineModel, actions:
     if (s.kind !== "clip" && s.kind !== "machine" && s.kind !== undefined) {
       const badge = el("text", { class: "kind", x: p.x - w / 2 + 4, y: p.y - NODE_H / 2 + 7 });
       badge.textContent = s.kind === "blend1d" ? "1D" : "2D";
+      g.append(badge);
+    }
+    if (s.kind === "clip" && s.mirror) {
+      // It plays its clip's mirror image (the graph compiles the mirrored clip once).
+      g.classList.add("mirrored");
+      const badge = el("text", { class: "kind mirror-badge", x: p.x - w / 2 + 4, y: p.y - NODE_H / 2 + 7 });
+      badge.textContent = "⇋";
       g.append(badge);
     }
     if (s.findings.length > 0) {

@@ -11,6 +11,8 @@ export interface ModelFinding { readonly severity: Diagnostic["severity"]; reado
 export interface ModelState {
   readonly name: string;
   readonly kind: MotionKind | undefined;
+  /** A clip state marked `"mirror": true`: it plays its clip's mirror image. */
+  readonly mirror: boolean;
   /** Its place from `x-pos`, when the document has one. */
   readonly pos: { x: number; y: number } | undefined;
   readonly findings: readonly ModelFinding[];
@@ -74,7 +76,7 @@ export function machineModel(doc: JsonObject, loc: MachineLocation, diagnostics:
     const at = `${pointer}/states/${escapePointer(name)}`;
     const raw = isObject(s) ? s[POSITION_KEY] : undefined;
     const pos = Array.isArray(raw) && typeof raw[0] === "number" && typeof raw[1] === "number" ? { x: raw[0], y: raw[1] } : undefined;
-    return { name, kind: isObject(s) ? motionKind(s) : undefined, pos, findings: findingsAt(at) };
+    return { name, kind: isObject(s) ? motionKind(s) : undefined, mirror: isObject(s) && s["mirror"] === true, pos, findings: findingsAt(at) };
   });
   const list = Array.isArray(machine["transitions"]) ? machine["transitions"] : [];
   const transitions = list.map((t, index): ModelTransition => {

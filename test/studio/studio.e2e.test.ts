@@ -675,3 +675,27 @@ test("one history: edits in the JSON editor go through the store; Ctrl+Z in the 
   await page.click("#edit-graph");
   assert.deepEqual(consoleErrors, []);
 });
+
+test("a clip state marked mirror shows a ⇋ badge and the character plays it (the graph compiles the mirrored clip)", { skip, timeout: 60_000 }, async () => {
+  const robotGraph = readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8");
+  const spec = JSON.parse(robotGraph) as { layers: { machine: { states: Record<string, Record<string, unknown>> } }[] };
+  spec.layers[0]!.machine.states["Walk"]!["mirror"] = true;
+  const reload = (text: string, file: string): Promise<void> =>
+    page.evaluate(([t, f]) => (window as unknown as { animgraphStudio: { reloadGraph(t: string, f: string): void } }).animgraphStudio.reloadGraph(t, f), [text, file] as const);
+  await reload(JSON.stringify(spec, null, 2), "robot-mirrored.animgraph.json");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  const walk = page.locator('#graph svg .state[data-state="Walk"]');
+  await walk.waitFor();
+  assert.ok(await walk.evaluate((g) => g.classList.contains("mirrored")));
+  assert.equal((await walk.locator(".mirror-badge").textContent())?.trim(), "⇋");
+  assert.match((await walk.getAttribute("aria-label")) ?? "", /\(clip, mirrored/);
+  assert.equal(await page.locator('#graph svg .state[data-state="Idle"].mirrored').count(), 0);
+  await setSlider("speed", 1.5);
+  await page.waitForFunction(() => document.body.dataset["state"] === "Walk", undefined, { timeout: 30_000 });
+  const frames = await page.evaluate(() => (window as unknown as { animgraphStudio: { frames(): number } }).animgraphStudio.frames());
+  await page.waitForFunction((f) => (window as unknown as { animgraphStudio: { frames(): number } }).animgraphStudio.frames() > f + 10, frames);
+  await setSlider("speed", 0);
+  await reload(robotGraph, "robot.animgraph.json");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok");
+  assert.deepEqual(consoleErrors, []);
+});
