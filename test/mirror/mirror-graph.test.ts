@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { createCrowd, crowdKernelSupported, evaluateCrowd, loadCrowdKernelSync } from "../../src/crowd/index.ts";
 import { setParam, trigger } from "../../src/graph/commands.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
 import { createInstance } from "../../src/graph/graph-instance.ts";
@@ -199,4 +200,27 @@ test("stepping a graph of mirrored clips allocates nothing: the heap stays flat"
   gc();
   const growth = process.memoryUsage().heapUsed - before;
   assert.ok(growth < 128 * 1024, `heap grew by ${growth} bytes over 20,000 steps`);
+});
+
+test("a crowd plays the mirrored graph too: JS path and WebAssembly kernel, each character the mirror image of the plain crowd's", async () => {
+  const { skeleton, plain, mirrored } = await robotGraphs();
+  const map = compileMirrorMap(skeleton).map!;
+  const kernel = crowdKernelSupported() ? loadCrowdKernelSync() : undefined;
+  const crowds = [createCrowd(plain, 3), createCrowd(mirrored, 3), ...(kernel ? [createCrowd(mirrored, 3, { kernel })] : [])];
+  const expected = createPose(skeleton.jointCount);
+  let worst = 0;
+  for (let k = 0; k < 300; k++) {
+    for (const crowd of crowds) {
+      crowd.instances.forEach((inst, i) => {
+        setParam(inst, "speed", ((k + 60 * i) % 300) / 50);
+        if ((k + i) % 97 === 0) trigger(inst, "jump");
+      });
+      evaluateCrowd(crowd, 1 / 60);
+    }
+    for (let i = 0; i < 3; i++) {
+      mirrorPose(expected, map, crowds[0]!.poses[i]!);
+      for (const crowd of crowds.slice(1)) worst = Math.max(worst, poseDistance(crowd.poses[i]!, expected));
+    }
+  }
+  assert.ok(worst < 1e-4, `largest difference from the mirrored plain crowd: ${worst}`);
 });
