@@ -17,6 +17,8 @@ export type {
   JsonNodeBase, JsonObjectNode, JsonArrayNode, JsonStringNode, JsonNumberNode, JsonBooleanNode, JsonNullNode, SourceText,
 } from "./json/index.ts";
 export { parseJsonText, toPlainValue } from "./json/index.ts";
+export type { JsonInput } from "./json/document-from-value.ts";
+export { documentFromValue } from "./json/document-from-value.ts";
 
 export type { Pose } from "./pose/pose.ts";
 export { createPose, copyPose } from "./pose/pose.ts";
@@ -123,6 +125,7 @@ export type {
   IkLayerSpec, TwoBoneIkLayerSpec, AimIkLayerSpec, FootPlacementLayerSpec, IkSolverName, IkValue,
 } from "./spec/ik-spec.ts";
 export type { ParseGraphSpecOptions, ParseGraphSpecResult, ReadGraphSpecResult, SpecLimits, SpecObjectKind } from "./spec/index.ts";
+export type { GraphSpecInput } from "./spec/resolve-graph-spec.ts";
 export { parseGraphSpec, SPEC_KEYS, SPEC_ENUMS, SPEC_DEFAULTS, ANY_STATE, DEFAULT_SPEC_LIMITS, nodeAtPointer, locateDiagnostics } from "./spec/index.ts";
 export type { LintClipInfo, LintOptions, LintDocumentResult, SeedLintResult, LintCodeInfo } from "./lint/index.ts";
 export { lintGraph, lintDocument, isSeedSpec, lintSeedSpec, LINT_CODES } from "./lint/index.ts";
@@ -148,11 +151,14 @@ export {
   OP, INTERRUPT, BLEND, compileGraph, compileLintedGraph, resolveRuntimeOptions, createProceduralClip, isProceduralClip, createInstance,
   setParam, getParam, trigger, resetTrigger, travel, step, evaluateMachine, parseTimeline, parseDt,
   runTimeline, applyCommand, timelineStepCount, createSha256, digestRun, hashPose, describeStep, formatStepLine,
-  explainStep, formatExplanation,
+  explainStep, formatExplanation, disposeInstance,
 } from "./graph/index.ts";
 // Motion continuity measured from output poses: the velocity pop of a transition (docs/transitions.md).
 export type { AngularVelocityJump, ContinuityMeter } from "./continuity/index.ts";
 export { jointAngularVelocities, angularVelocityJump, transitionContinuity, createContinuityMeter } from "./continuity/index.ts";
+// One call from a spec (text, object or document) and a loaded character to a running instance.
+export type { Animator, AnimatorCharacter, CreateAnimatorOptions } from "./animator/create-animator.ts";
+export { createAnimator } from "./animator/create-animator.ts";
 export { runSeedDemo, seedDemoSpec, seedDemoAssets, compileSeedDemo, formatFixed, padRight, standInClips, clipNamesOf } from "./demo/index.ts";
 
 // Crowds: many characters of one graph over contiguous buffers, shared sampling (docs/performance.md).

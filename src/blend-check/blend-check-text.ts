@@ -1,6 +1,8 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { ExitCode } from "../diagnostics/exit-codes.ts";
-import { parseJsonText, type JsonDocument } from "../json/parse-json.ts";
+import { expectString } from "../errors/check-argument.ts";
+import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
+import { parseJsonText } from "../json/parse-json.ts";
 import { analyzeBlendSpec, type BlendCheckReport } from "./analyze-blend-spec.ts";
 import { blendSpecFindings } from "./blend-spec-findings.ts";
 import { validateBlendSpec } from "./validate-blend-spec.ts";
@@ -18,11 +20,14 @@ export interface BlendCheckResult {
 
 /** Validates and analyzes a blend-check spec held in memory (`blendCheckFile` in animgraph/node reads a path). */
 export function blendCheckText(text: string, label = "<input>"): BlendCheckResult {
+  expectString("blendCheckText", "text", text);
+  expectString("blendCheckText", "label", label);
   return blendCheckDocument(parseJsonText(text, label));
 }
 
-/** Validates and analyzes a parsed document. */
-export function blendCheckDocument(doc: JsonDocument): BlendCheckResult {
+/** Validates and analyzes a spec: a parsed document, JSON text or a plain object. */
+export function blendCheckDocument(input: JsonInput): BlendCheckResult {
+  const doc = toJsonDocument("blendCheckDocument", "spec", input, "<input>");
   const { spec, diagnostics } = validateBlendSpec(doc);
   if (!spec) return { report: undefined, diagnostics, exitCode: ExitCode.Unusable };
   const findings = blendSpecFindings(spec, doc.file, doc);

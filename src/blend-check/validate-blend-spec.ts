@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { JsonArrayNode, JsonDocument, JsonNode, JsonObjectNode } from "../json/index.ts";
 import { JsonReader } from "../json/index.ts";
+import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
 import type { BlendAxis, BlendCheckSpec, BlendQuery, BlendSample, TransitionBudget, TransitionSpec } from "./blend-spec.ts";
 
 /** The typed spec (when every required part is usable) and every problem found, in one pass. */
@@ -17,7 +18,8 @@ export interface BlendSpecValidation {
  * two axes), E_AXIS_RANGE (max ≤ min), E_AXIS_PARAM_DUPLICATE (both axes read the same query key) and
  * E_BUDGET_RANGE (minFrames > maxFrames). Members the spec does not use (e.g. `note`) are ignored.
  */
-export function validateBlendSpec(doc: JsonDocument): BlendSpecValidation {
+export function validateBlendSpec(input: JsonInput): BlendSpecValidation {
+  const doc: JsonDocument = toJsonDocument("validateBlendSpec", "spec", input, "<input>");
   const r = new JsonReader(doc);
   const failed = (): BlendSpecValidation => ({ spec: undefined, diagnostics: r.diagnostics });
   // Syntax errors leave no tree; other document errors (duplicate keys, bad Unicode) still leave one,

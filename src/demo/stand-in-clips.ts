@@ -1,9 +1,11 @@
 import { createProceduralClip, type ProceduralClip } from "../graph/motion-source.ts";
 import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
-import type { GraphSpec, MachineSpec, MotionSpec } from "../spec/graph-spec.ts";
+import type { MachineSpec, MotionSpec } from "../spec/graph-spec.ts";
+import { graphSpecOrThrow, type GraphSpecInput } from "../spec/resolve-graph-spec.ts";
 
 /** Every clip name a spec refers to, in first-use order. */
-export function clipNamesOf(spec: GraphSpec): string[] {
+export function clipNamesOf(input: GraphSpecInput): string[] {
+  const spec = graphSpecOrThrow("clipNamesOf", "spec", input);
   const names = new Set<string>();
   const motion = (m: MotionSpec): void => {
     if (m.kind === "clip") names.add(m.clip);
@@ -23,10 +25,10 @@ export function clipNamesOf(spec: GraphSpec): string[] {
  * crossfades show up in the pose and the root motion. Deterministic in value, not bit-identical
  * across engines (Math.sin).
  */
-export function standInClips(spec: GraphSpec): { skeleton: Skeleton; clips: Map<string, ProceduralClip> } {
+export function standInClips(input: GraphSpecInput): { skeleton: Skeleton; clips: Map<string, ProceduralClip> } {
   const skeleton = createSkeleton({ names: ["root"], parents: [-1] });
   const clips = new Map<string, ProceduralClip>();
-  clipNamesOf(spec).forEach((name, i) => {
+  clipNamesOf(graphSpecOrThrow("standInClips", "spec", input)).forEach((name, i) => {
     clips.set(name, createProceduralClip({
       name,
       duration: 1,

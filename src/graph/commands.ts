@@ -1,15 +1,19 @@
+import { argumentError, invalidValue, rangeError } from "../errors/check-argument.ts";
+import { expectInstance } from "./check-graph.ts";
 import type { GraphInstance, MachineInstance } from "./graph-instance.ts";
 
 function slotOf(instance: GraphInstance, param: string | number, fn: string): number {
+  expectInstance(fn, "instance", instance);
   const graph = instance.graph;
   if (typeof param === "number") {
     if (!Number.isInteger(param) || param < 0 || param >= graph.params.length) {
-      throw new RangeError(`${fn}: parameter slot ${param} is out of range (the graph has ${graph.params.length})`);
+      throw rangeError(fn, "param", `a parameter name or a slot in [0, ${graph.params.length - 1}]`, param);
     }
     return param;
   }
+  if (typeof param !== "string") throw argumentError(fn, "param", "a parameter name (string) or slot (integer)", param);
   const slot = graph.paramIndex.get(param);
-  if (slot === undefined) throw new Error(`${fn}: unknown parameter "${param}" (graph "${graph.name}")`);
+  if (slot === undefined) throw invalidValue(fn, "param", `unknown parameter "${param}" (graph "${graph.name}" has ${[...graph.paramIndex.keys()].map((k) => `"${k}"`).join(", ") || "none"})`);
   return slot;
 }
 
@@ -25,25 +29,21 @@ export function setParam(instance: GraphInstance, param: string | number, value:
   switch (p.type) {
     case "float":
       if (typeof value !== "number" || !Number.isFinite(value)) {
-        throw new TypeError(`setParam: float parameter "${p.name}" needs a finite number, got ${describe(value)}`);
+        throw argumentError("setParam", "value", `a finite number (float parameter "${p.name}")`, value);
       }
       break;
     case "int":
       if (typeof value !== "number" || !Number.isSafeInteger(value)) {
-        throw new TypeError(`setParam: int parameter "${p.name}" needs a safe integer, got ${describe(value)}`);
+        throw argumentError("setParam", "value", `a safe integer (int parameter "${p.name}")`, value);
       }
       break;
     case "bool":
-      if (typeof value !== "boolean") throw new TypeError(`setParam: bool parameter "${p.name}" needs a boolean, got ${describe(value)}`);
+      if (typeof value !== "boolean") throw argumentError("setParam", "value", `a boolean (bool parameter "${p.name}")`, value);
       break;
     case "trigger":
-      throw new TypeError(`setParam: "${p.name}" is a trigger; use trigger(instance, "${p.name}")`);
+      throw invalidValue("setParam", "param", `"${p.name}" is a trigger; use trigger(instance, "${p.name}")`);
   }
   instance.params[slot] = typeof value === "boolean" ? (value ? 1 : 0) : value;
-}
-
-function describe(value: unknown): string {
-  return typeof value === "number" ? String(value) : `${typeof value} ${JSON.stringify(value)}`;
 }
 
 /** A parameter's value (bool and trigger as booleans). */
@@ -61,15 +61,15 @@ export function getParam(instance: GraphInstance, param: string | number): numbe
 export function trigger(instance: GraphInstance, param: string | number): void {
   const slot = slotOf(instance, param, "trigger");
   const p = instance.graph.params[slot]!;
-  if (p.type !== "trigger") throw new TypeError(`trigger: "${p.name}" is a ${p.type} parameter, not a trigger`);
+  if (p.type !== "trigger") throw invalidValue("trigger", "param", `"${p.name}" is a ${p.type} parameter, not a trigger; use setParam`);
   instance.params[slot] = 1;
 }
 
-/** Clears a trigger without firing anything (throws a TypeError when `param` is not a trigger). */
+/** Clears a trigger without firing anything (throws AnimgraphError ERR_INVALID_VALUE when `param` is not a trigger). */
 export function resetTrigger(instance: GraphInstance, param: string | number): void {
   const slot = slotOf(instance, param, "resetTrigger");
   const p = instance.graph.params[slot]!;
-  if (p.type !== "trigger") throw new TypeError(`resetTrigger: "${p.name}" is a ${p.type} parameter, not a trigger`);
+  if (p.type !== "trigger") throw invalidValue("resetTrigger", "param", `"${p.name}" is a ${p.type} parameter, not a trigger`);
   instance.params[slot] = 0;
 }
 
@@ -91,12 +91,15 @@ export interface TravelPlan {
  * not on the path (the path is abandoned) replaces the plan. Throws on an unknown layer or state.
  */
 export function travel(instance: GraphInstance, layer: number | string, stateName: string): TravelPlan {
+  expectInstance("travel", "instance", instance);
+  if (typeof layer !== "number" && typeof layer !== "string") throw argumentError("travel", "layer", "a layer name (string) or index (integer)", layer);
+  if (typeof stateName !== "string") throw argumentError("travel", "stateName", "a state name (string)", stateName);
   const li = typeof layer === "number" ? layer : instance.graph.layers.findIndex((l) => l.name === layer);
-  const mi = instance.layers[li];
-  if (!mi) throw new RangeError(`travel: unknown layer ${JSON.stringify(layer)}`);
+  const mi = Number.isInteger(li) ? instance.layers[li] : undefined;
+  if (!mi) throw invalidValue("travel", "layer", `unknown layer ${JSON.stringify(layer)}`);
   const m = mi.machine;
   const goal = m.stateIndex.get(stateName);
-  if (goal === undefined) throw new Error(`travel: layer "${instance.graph.layers[li]!.name}" has no state "${stateName}"`);
+  if (goal === undefined) throw invalidValue("travel", "stateName", `layer "${instance.graph.layers[li]!.name}" has no state "${stateName}"`);
   const names = m.states.map((s) => s.name);
   mi.travelLength = 0;
   mi.travelNext = 0;

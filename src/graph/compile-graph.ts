@@ -19,6 +19,9 @@ import { lintGraph } from "../lint/lint-graph.ts";
 import { compileMirrorMap, type MirrorMap } from "../mirror/mirror-map.ts";
 import { mirrorClipWithMap } from "../mirror/mirror-clip.ts";
 import { mirrorProceduralClip } from "../mirror/mirror-procedural-clip.ts";
+import { argumentError, expectOneOf, expectOptionalObject, expectSkeleton, rangeError } from "../errors/check-argument.ts";
+import { locateDiagnostics } from "../spec/locate-pointer.ts";
+import { resolveGraphSpec, type GraphSpecInput } from "../spec/resolve-graph-spec.ts";
 
 /** What `compileGraph` returns: the compiled graph (when nothing is an error) and every finding. */
 export interface CompileGraphResult {
@@ -32,6 +35,13 @@ const OPS: Record<CompareOp, number> = { ">": OP.gt, ">=": OP.ge, "<": OP.lt, "<
 
 /** Resolves runtime options to their defaults; throws on out-of-range values (a programmer error). */
 export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRuntimeOptions {
+  const fn = "resolveRuntimeOptions";
+  expectOptionalObject(fn, "options", options);
+  if (options.deterministic !== undefined && typeof options.deterministic !== "boolean") throw argumentError(fn, "options.deterministic", "a boolean", options.deterministic);
+  if (options.sourceTime !== undefined) expectOneOf(fn, "options.sourceTime", options.sourceTime, ["advance", "freeze"]);
+  if (options.targetTime !== undefined) expectOneOf(fn, "options.targetTime", options.targetTime, ["reset", "resume"]);
+  if (options.interruptMode !== undefined) expectOneOf(fn, "options.interruptMode", options.interruptMode, ["stack", "cut"]);
+  if (options.additiveReference !== undefined) expectOneOf(fn, "options.additiveReference", options.additiveReference, ["firstFrame", "rest"]);
   const deterministic = options.deterministic ?? false;
   const resolved: ResolvedRuntimeOptions = {
     deterministic,
@@ -46,12 +56,13 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
     eventCapacity: options.eventCapacity ?? 256,
     additiveReference: options.additiveReference ?? "firstFrame",
   };
-  const intOk = (v: number, min: number): boolean => Number.isInteger(v) && v >= min;
-  if (!intOk(resolved.maxStackDepth, 1)) throw new RangeError(`maxStackDepth must be an integer ≥ 1, got ${resolved.maxStackDepth}`);
-  if (!intOk(resolved.maxSubsteps, 1)) throw new RangeError(`maxSubsteps must be an integer ≥ 1, got ${resolved.maxSubsteps}`);
-  if (!intOk(resolved.maxChain, 1)) throw new RangeError(`maxChain must be an integer ≥ 1, got ${resolved.maxChain}`);
-  if (!intOk(resolved.eventCapacity, 1)) throw new RangeError(`eventCapacity must be an integer ≥ 1, got ${resolved.eventCapacity}`);
-  if (!(resolved.maxSubstep > 0 && Number.isFinite(resolved.maxSubstep))) throw new RangeError(`maxSubstep must be > 0, got ${resolved.maxSubstep}`);
+  // Upper bounds keep a typo from allocating gigabytes (stack entries, events) or looping for ever.
+  const intOk = (v: number, min: number, max: number): boolean => Number.isInteger(v) && v >= min && v <= max;
+  if (!intOk(resolved.maxStackDepth, 1, 1024)) throw rangeError(fn, "options.maxStackDepth", "an integer in [1, 1024]", resolved.maxStackDepth);
+  if (!intOk(resolved.maxSubsteps, 1, 1_000_000)) throw rangeError(fn, "options.maxSubsteps", "an integer in [1, 1000000]", resolved.maxSubsteps);
+  if (!intOk(resolved.maxChain, 1, 1_000_000)) throw rangeError(fn, "options.maxChain", "an integer in [1, 1000000]", resolved.maxChain);
+  if (!intOk(resolved.eventCapacity, 1, 1 << 24)) throw rangeError(fn, "options.eventCapacity", "an integer in [1, 16777216]", resolved.eventCapacity);
+  if (!(typeof resolved.maxSubstep === "number" && resolved.maxSubstep > 0 && Number.isFinite(resolved.maxSubstep))) throw rangeError(fn, "options.maxSubstep", "a finite number of seconds > 0", resolved.maxSubstep);
   return Object.freeze(resolved);
 }
 
@@ -66,12 +77,12 @@ export function resolveRuntimeOptions(options: RuntimeOptions = {}): ResolvedRun
  * conditions …), so a lint-clean graph always compiles and a graph that compiles is lint-clean.
  */
 export function compileGraph(
-  spec: GraphSpec,
+  spec: GraphSpecInput,
   skeleton: Skeleton,
   clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>,
   options: RuntimeOptions = {},
 ): CompileGraphResult {
-  return compile(spec, skeleton, clips, options, lintGraph);
+  return compileInput("compileGraph", spec, skeleton, clips, options, lintGraph);
 }
 
 /**
@@ -82,12 +93,43 @@ export function compileGraph(
  * `maxChain` bounds it).
  */
 export function compileLintedGraph(
-  spec: GraphSpec,
+  spec: GraphSpecInput,
   skeleton: Skeleton,
   clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>,
   options: RuntimeOptions = {},
 ): CompileGraphResult {
-  return compile(spec, skeleton, clips, options, undefined);
+  return compileInput("compileLintedGraph", spec, skeleton, clips, options, undefined);
+}
+
+/**
+ * The checks and the spec forms both entries share: a spec that is text, a document or a plain object
+ * is parsed first (its problems are the result's diagnostics, with line and column for text); a wrong
+ * skeleton, clip list or options object throws AnimgraphError.
+ */
+function compileInput(
+  fn: string,
+  input: GraphSpecInput,
+  skeleton: Skeleton,
+  clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>,
+  options: RuntimeOptions,
+  lint: typeof lintGraph | undefined,
+): CompileGraphResult {
+  expectSkeleton(fn, "skeleton", skeleton);
+  if (!Array.isArray(clips) && !(clips instanceof Map)) throw argumentError(fn, "clips", "an array of clips or a Map from name to clip", clips);
+  for (const clip of clips instanceof Map ? clips.values() : clips) {
+    const c = clip as Partial<MotionSource> | null;
+    if (typeof c !== "object" || c === null || typeof c.name !== "string" || typeof c.duration !== "number") {
+      throw argumentError(fn, "clips", "clips (from createClip, a loader or createProceduralClip)", clip);
+    }
+  }
+  expectOptionalObject(fn, "options", options);
+  const resolved = resolveGraphSpec(fn, "spec", input);
+  if (!resolved.spec) return { diagnostics: resolved.diagnostics };
+  const result = compile(resolved.spec, skeleton, clips, options, lint);
+  if (!resolved.document) return result;
+  // Parsed here from text or an object: its findings get the document's positions.
+  const diagnostics = [...resolved.diagnostics, ...locateDiagnostics(resolved.document, result.diagnostics)];
+  return result.graph ? { graph: result.graph, diagnostics } : { diagnostics };
 }
 
 function compile(

@@ -3,6 +3,7 @@ import { createClipCursor, type ClipCursor } from "../clip/clip-cursor.ts";
 import type { Clip } from "../clip/clip.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
+import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import type { CompiledGraph, CompiledMachine, CompiledState } from "./compiled-graph.ts";
 import { createEventQueue, type EventQueue } from "./graph-events.ts";
 import { isProceduralClip, type MotionSource } from "./motion-source.ts";
@@ -165,6 +166,8 @@ export interface GraphInstance {
   readonly ik: IkRuntime | null;
   /** Optional sampler used instead of `sampleClip` (absent: `sampleClip`). */
   readonly sampler?: ClipSampler;
+  /** True once `disposeInstance` was called: every call taking the instance then throws ERR_DISPOSED. */
+  readonly disposed?: boolean;
 }
 
 export function motionSources(state: CompiledState): readonly MotionSource[] {
@@ -230,6 +233,7 @@ function createInertialState(J: number): InertialState {
  * time 0, and every buffer a step needs (poses, stacks, cursors, the event queue) preallocated.
  */
 export function createInstance(graph: CompiledGraph): GraphInstance {
+  expectCompiledGraph("createInstance", "graph", graph);
   const J = graph.skeleton.jointCount;
   // Parameters and the root-motion delta share one buffer (see createMachineInstance).
   const numbers = new ArrayBuffer(8 * (graph.params.length + 4));
@@ -245,6 +249,17 @@ export function createInstance(graph: CompiledGraph): GraphInstance {
       pose: createPose(J), rootDelta: new Float64Array(numbers, 8 * graph.params.length, 4), events: createEventQueue(graph.options.eventCapacity),
       layers: graph.layers.map((l) => ({ current: l.machine.entry, depth: 0, weight: l.weight })), substeps: 0, transitionsFired: 0,
     },
-    pool, poolTop: 0, layerPose: createPose(J), ik: graph.ik && graph.ik.length > 0 ? createIkRuntime(J) : null,
+    pool, poolTop: 0, layerPose: createPose(J), ik: graph.ik && graph.ik.length > 0 ? createIkRuntime(J) : null, disposed: false,
   };
+}
+
+/**
+ * Marks an instance as no longer used (a character removed from the scene): any later call that takes
+ * it (`step`, `setParam`, …) throws AnimgraphError ERR_DISPOSED instead of animating a removed
+ * character. Calling it twice is harmless. The instance's buffers are garbage once unreferenced.
+ */
+export function disposeInstance(instance: GraphInstance): void {
+  if (typeof instance === "object" && instance !== null && instance.disposed === true) return;
+  expectInstance("disposeInstance", "instance", instance);
+  (instance as { disposed: boolean }).disposed = true;
 }

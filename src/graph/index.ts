@@ -9,7 +9,7 @@ export { compileGraph, compileLintedGraph, resolveRuntimeOptions } from "./compi
 export type { ProceduralClip, ProceduralClipInit, MotionSource } from "./motion-source.ts";
 export { createProceduralClip, isProceduralClip } from "./motion-source.ts";
 export type { GraphInstance, MachineInstance, InertialState, StackEntry, StepResult, LayerStepInfo } from "./graph-instance.ts";
-export { createInstance } from "./graph-instance.ts";
+export { createInstance, disposeInstance } from "./graph-instance.ts";
 export type { GraphEvent, GraphEventType, EventQueue } from "./graph-events.ts";
 export type { TravelPlan } from "./commands.ts";
 export { setParam, getParam, trigger, resetTrigger, travel } from "./commands.ts";

@@ -1,3 +1,5 @@
+import { argumentError, rangeError } from "../errors/check-argument.ts";
+import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import { applyLayerAt } from "../blend/apply-layer.ts";
 import { crossfadeAt } from "../blend/crossfade.ts";
 import { addPoseOffsetAt, inertialDecayAt, poseDifferenceAt } from "../blend/pose-offset.ts";
@@ -67,10 +69,11 @@ export function step(graph: CompiledGraph, instance: GraphInstance, dt: number):
  * machine state (src/crowd's batch path); `step` = `advanceInstance` + the pose. Same errors as `step`.
  */
 export function advanceInstance(graph: CompiledGraph, instance: GraphInstance, dt: number): StepResult {
-  if (instance.graph !== graph) throw new Error("step: the instance was created for another graph");
+  expectCompiledGraph("step", "graph", graph);
+  expectInstance("step", "instance", instance, graph);
   // typeof first: "0.1", null, true and [0.1] all pass a bare `dt >= 0` by coercion.
-  if (typeof dt !== "number") throw new TypeError(`step: dt must be a number of seconds, got ${dt === null ? "null" : Array.isArray(dt) ? "an array" : typeof dt}`);
-  if (!(dt >= 0 && dt < Infinity)) throw new RangeError(`step: dt must be a finite number ≥ 0, got ${dt}`);
+  if (typeof dt !== "number") throw argumentError("step", "dt", "a number of seconds", dt);
+  if (!(dt >= 0 && dt < Infinity)) throw rangeError("step", "dt", "a finite number of seconds ≥ 0", dt);
   const opts = graph.options;
   const res = instance.result;
   res.events.count = 0;

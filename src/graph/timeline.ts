@@ -1,5 +1,7 @@
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { JsonReader, type JsonDocument, type JsonNode } from "../json/index.ts";
+import { JsonReader, type JsonNode } from "../json/index.ts";
+import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
+import { expectCompiledGraph } from "./check-graph.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
 
 /**
@@ -77,7 +79,9 @@ export function timelineLimitProblem(duration: number, dt: number): string | und
  * it names must exist and values must fit the parameter types. Returns every problem with its JSON
  * pointer (codes in docs/runtime.md); never throws on user data.
  */
-export function parseTimeline(doc: JsonDocument, graph: CompiledGraph): ParseTimelineResult {
+export function parseTimeline(timeline: JsonInput, graph: CompiledGraph): ParseTimelineResult {
+  expectCompiledGraph("parseTimeline", "graph", graph);
+  const doc = toJsonDocument("parseTimeline", "timeline", timeline, "<timeline>");
   const r = new JsonReader({ ...doc, diagnostics: [...doc.diagnostics] });
   const root = r.object(doc.root);
   if (!root) {

@@ -59,6 +59,8 @@ export function diagnosticAt(
   severity: Diagnostic["severity"] = "error",
 ): Diagnostic {
   if (!at) return { code, severity, file: doc.file, pointer: "", message };
+  // A document built from a plain object has no text, so no line and column (offset -1).
+  if (at.offset < 0) return { code, severity, file: doc.file, pointer: at.pointer, message };
   const { line, column } = doc.source.position(at.offset);
   return { code, severity, file: doc.file, pointer: at.pointer, message, line, column };
 }

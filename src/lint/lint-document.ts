@@ -1,6 +1,7 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { ExitCode } from "../diagnostics/exit-codes.ts";
-import type { JsonDocument } from "../json/index.ts";
+import { expectOptionalObject } from "../errors/check-argument.ts";
+import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
 import type { GraphSpec } from "../spec/graph-spec.ts";
 import { parseGraphSpec, type ParseGraphSpecOptions } from "../spec/parse-graph-spec.ts";
 import { lintGraph } from "./lint-graph.ts";
@@ -21,9 +22,12 @@ export interface LintDocumentResult {
 
 /**
  * Parses and lints a document in either format, detected by shape: the seed's blend-check format
- * (a `blendSpace` or `clipSet` member, no `animgraph`) or a graph spec. Never throws on bad input.
+ * (a `blendSpace` or `clipSet` member, no `animgraph`) or a graph spec. The spec may be JSON text, a
+ * parsed document or a plain object (see `parseGraphSpec`). Never throws on bad input.
  */
-export function lintDocument(doc: JsonDocument, options: Omit<LintOptions, "document"> & ParseGraphSpecOptions = {}): LintDocumentResult {
+export function lintDocument(spec: JsonInput, options: Omit<LintOptions, "document"> & ParseGraphSpecOptions = {}): LintDocumentResult {
+  expectOptionalObject("lintDocument", "options", options);
+  const doc = toJsonDocument("lintDocument", "spec", spec, options.file ?? "<spec>", options.json);
   if (isSeedSpec(doc)) {
     const r = lintSeedSpec(doc);
     return { format: "seed", diagnostics: r.diagnostics, exitCode: !r.usable ? ExitCode.Unusable : r.diagnostics.length > 0 ? ExitCode.Findings : ExitCode.Clean };

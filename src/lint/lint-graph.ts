@@ -1,5 +1,7 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import type { GraphSpec } from "../spec/graph-spec.ts";
+import { expectArray, expectOptionalObject } from "../errors/check-argument.ts";
+import { isJsonDocument } from "../json/document-from-value.ts";
+import { resolveGraphSpec, type GraphSpecInput } from "../spec/resolve-graph-spec.ts";
 import { locateDiagnostics } from "../spec/locate-pointer.ts";
 import { checkBlends } from "./check-blends.ts";
 import { checkFlow } from "./check-flow.ts";
@@ -15,10 +17,19 @@ import { graphMachines } from "./machine-model.ts";
  * Lints a parsed graph spec: broken names, mistyped conditions, unreachable and dead-end states,
  * transitions that never fire or are shadowed or ambiguous, instant cycles, crossfades outside the
  * frame budget, degenerate blend spaces, unused parameters and masks, mirrored clips whose joints do
- * not pair (codes in docs/spec-format.md). Clip and joint names are checked only when `options` gives them. Returns the findings sorted
- * (by position when `options.document` is given). Never throws on a spec from `parseGraphSpec`.
+ * not pair (codes in docs/spec-format.md). Clip and joint names are checked only when `options` gives
+ * them. Returns the findings sorted (by position when `options.document` is given). The spec may also
+ * be JSON text, a parsed document or a plain object: it is parsed first, and its parse problems are
+ * returned if it has any. Never throws on a spec; options of the wrong type throw AnimgraphError.
  */
-export function lintGraph(spec: GraphSpec, options: LintOptions = {}): Diagnostic[] {
+export function lintGraph(input: GraphSpecInput, options: LintOptions = {}): Diagnostic[] {
+  expectOptionalObject("lintGraph", "options", options);
+  if (options.clips !== undefined) expectArray("lintGraph", "options.clips", options.clips);
+  if (options.joints !== undefined) expectArray("lintGraph", "options.joints", options.joints);
+  const resolved = resolveGraphSpec("lintGraph", "spec", input);
+  const spec = resolved.spec;
+  if (!spec) return resolved.diagnostics;
+  const document = options.document !== undefined && isJsonDocument(options.document) ? options.document : resolved.document;
   const sink = new LintSink(spec.file);
   const clips = options.clips ? new Map<string, LintClipInfo>(options.clips.map((c) => [c.name, c])) : undefined;
   const joints = options.joints ? new Set(options.joints) : undefined;
@@ -42,6 +53,7 @@ export function lintGraph(spec: GraphSpec, options: LintOptions = {}): Diagnosti
       }
     }
   }
-  const out = options.document ? locateDiagnostics(options.document, sink.diagnostics) : sink.diagnostics;
+  // Parse warnings (W_BOM…) of a spec parsed here come first; a GraphSpec brings none.
+  const out = [...resolved.diagnostics, ...(document ? locateDiagnostics(document, sink.diagnostics) : sink.diagnostics)];
   return out.sort(compareDiagnostics);
 }

@@ -2,7 +2,7 @@ import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.t
 import { blendSpecFindings } from "../blend-check/blend-spec-findings.ts";
 import type { BlendCheckSpec } from "../blend-check/blend-spec.ts";
 import { validateBlendSpec } from "../blend-check/validate-blend-spec.ts";
-import type { JsonDocument } from "../json/index.ts";
+import { isJsonDocument, toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
 import { locateDiagnostics } from "../spec/locate-pointer.ts";
 import { checkFlow } from "./check-flow.ts";
 import { LintSink } from "./lint-sink.ts";
@@ -12,9 +12,14 @@ import type { LintMachine, LintState, LintTransition } from "./machine-model.ts"
  * Whether a document is in the seed's blend-check format (`blendSpace`, `clipSet`, `queryPoints`,
  * `states`, `transitionBudget`, `transitions` with `frames`/`exitPermille`) rather than a graph spec.
  */
-export function isSeedSpec(doc: JsonDocument): boolean {
-  const root = doc.root;
-  return root?.kind === "object" && !root.members.has("animgraph") && (root.members.has("blendSpace") || root.members.has("clipSet"));
+export function isSeedSpec(spec: JsonInput): boolean {
+  if (isJsonDocument(spec)) {
+    const root = spec.root;
+    return root?.kind === "object" && !root.members.has("animgraph") && (root.members.has("blendSpace") || root.members.has("clipSet"));
+  }
+  if (typeof spec === "string") return isSeedSpec(toJsonDocument("isSeedSpec", "spec", spec, "<spec>"));
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) return false;
+  return !Object.hasOwn(spec, "animgraph") && (Object.hasOwn(spec, "blendSpace") || Object.hasOwn(spec, "clipSet"));
 }
 
 /** The outcome of linting a seed-format spec. */
@@ -31,12 +36,13 @@ export interface SeedLintResult {
  * machine starts there): W_UNREACHABLE_STATE and W_DEAD_END_STATE. The seed format does not write
  * transition conditions, so shadowing, ambiguity and instant cycles are not judged.
  */
-export function lintSeedSpec(doc: JsonDocument): SeedLintResult {
-  const { spec, diagnostics } = validateBlendSpec({ ...doc, diagnostics: [...doc.diagnostics] });
-  if (!spec) return { usable: false, diagnostics };
+export function lintSeedSpec(spec: JsonInput): SeedLintResult {
+  const doc = toJsonDocument("lintSeedSpec", "spec", spec, "<spec>");
+  const { spec: validated, diagnostics } = validateBlendSpec({ ...doc, diagnostics: [...doc.diagnostics] });
+  if (!validated) return { usable: false, diagnostics };
   const sink = new LintSink(doc.file);
-  checkFlow(seedMachine(spec), new Set(), sink, true);
-  const findings = [...blendSpecFindings(spec, doc.file, doc), ...locateDiagnostics(doc, sink.diagnostics)];
+  checkFlow(seedMachine(validated), new Set(), sink, true);
+  const findings = [...blendSpecFindings(validated, doc.file, doc), ...locateDiagnostics(doc, sink.diagnostics)];
   return { usable: true, diagnostics: [...diagnostics, ...findings.sort(compareDiagnostics)] };
 }
 

@@ -1,5 +1,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
-import { JsonReader, type JsonDocument, type JsonNode, type JsonObjectNode } from "../json/index.ts";
+import { expectSkeleton } from "../errors/check-argument.ts";
+import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
+import { JsonReader, type JsonNode, type JsonObjectNode } from "../json/index.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { proposeBoneMap, type BoneMap, type BoneMapEntry } from "./propose-bone-map.ts";
 
@@ -39,8 +41,11 @@ const INFO_KEYS = new Set(["source", "target", "entries", "unmappedSource", "unm
  * E_BONEMAP_UNKNOWN_SOURCE, E_BONEMAP_UNKNOWN_TARGET, E_BONEMAP_DUPLICATE_TARGET, W_BONEMAP_UNKNOWN_KEY
  * (warning), E_OUT_OF_RANGE, and JsonReader's type codes — each at the JSON pointer of the value.
  */
-export function readBoneMap(doc: JsonDocument, source: Skeleton, target: Skeleton): BoneMapReadResult {
-  const reader = new JsonReader(doc);
+export function readBoneMap(map: JsonInput, source: Skeleton, target: Skeleton): BoneMapReadResult {
+  expectSkeleton("readBoneMap", "source", source);
+  expectSkeleton("readBoneMap", "target", target);
+  const doc = toJsonDocument("readBoneMap", "map", map, "<bone map>");
+  const reader = new JsonReader({ ...doc, diagnostics: [...doc.diagnostics] });
   const settings: { rootMotionScale?: number; alignRest?: boolean; root?: string } = {};
   const root = reader.object(doc.root);
   if (!root) return { settings, diagnostics: reader.diagnostics };

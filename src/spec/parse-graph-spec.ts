@@ -1,5 +1,7 @@
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { type JsonDocument, type JsonNode } from "../json/index.ts";
+import { expectOptionalObject, expectString } from "../errors/check-argument.ts";
+import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
+import { type JsonDocument, type JsonLimits, type JsonNode } from "../json/index.ts";
 import type { GraphSpec, LayerSpec, MaskSpec, MirrorSpec, ParamRef, ParamSpec } from "./graph-spec.ts";
 import { readIkLayers } from "./parse-ik.ts";
 import { readMachine, readParamRef } from "./parse-machine.ts";
@@ -11,6 +13,10 @@ import { SpecReader } from "./spec-reader.ts";
 export interface ParseGraphSpecOptions {
   /** Overrides of {@link DEFAULT_SPEC_LIMITS}. */
   readonly limits?: Partial<SpecLimits>;
+  /** The name diagnostics give the spec when it is text or an object (a document has its own). Default `<spec>`. */
+  readonly file?: string;
+  /** Limits on JSON text (size, nesting depth), when the spec is text or an object. */
+  readonly json?: JsonLimits;
 }
 
 /** The outcome of parsing a graph spec. */
@@ -30,18 +36,33 @@ export interface ReadGraphSpecResult extends ParseGraphSpecResult {
   readonly document: JsonDocument;
 }
 
+/** True for a spec `parseGraphSpec` built (its collections are Maps), as opposed to the JSON form an app writes. */
+export function isGraphSpec(value: unknown): value is GraphSpec {
+  if (typeof value !== "object" || value === null) return false;
+  const spec = value as Partial<GraphSpec>;
+  return spec.version === 1 && typeof spec.file === "string" && spec.parameters instanceof Map && spec.masks instanceof Map && Array.isArray(spec.layers);
+}
+
 /**
- * Turns a parsed JSON document into a {@link GraphSpec}, reporting every structural problem at once
- * with its JSON pointer (codes in docs/spec-format.md). Never throws on any input: objects are read
- * through Maps (keys such as `__proto__` are plain data) and sizes are bounded by {@link SpecLimits}.
+ * Turns a graph spec into a {@link GraphSpec}, reporting every structural problem at once with its JSON
+ * pointer (codes in docs/spec-format.md). The spec may be JSON text, a document from `parseJsonText`
+ * (diagnostics then carry line and column), or a plain object built in code or by `JSON.parse`
+ * (diagnostics carry the JSON pointer). Never throws on any spec: objects are read through Maps (keys
+ * such as `__proto__` are plain data) and sizes are bounded by {@link SpecLimits}. Only a missing spec
+ * (`undefined`) or options that are not an object throw AnimgraphError.
  */
-export function parseGraphSpec(doc: JsonDocument, options: ParseGraphSpecOptions = {}): ParseGraphSpecResult {
+export function parseGraphSpec(spec: JsonInput, options: ParseGraphSpecOptions = {}): ParseGraphSpecResult {
+  expectOptionalObject("parseGraphSpec", "options", options);
+  if (options.file !== undefined) expectString("parseGraphSpec", "options.file", options.file);
+  // A spec parsed already comes back as it is, so the call is safe to repeat.
+  if (isGraphSpec(spec)) return { spec, diagnostics: [] };
+  const doc: JsonDocument = toJsonDocument("parseGraphSpec", "spec", spec, options.file ?? "<spec>", options.json);
   const limits: SpecLimits = { ...DEFAULT_SPEC_LIMITS, ...options.limits };
   // A copy of the document's list, so parsing the same document twice does not duplicate findings.
   const r = new SpecReader({ ...doc, diagnostics: [...doc.diagnostics] }, limits);
   if (!doc.root) return { diagnostics: r.diagnostics };
-  const spec = readRoot(r, doc.root, doc.file);
-  return hasErrors(r.diagnostics) ? { diagnostics: r.diagnostics } : { spec, diagnostics: r.diagnostics };
+  const parsed = readRoot(r, doc.root, doc.file);
+  return hasErrors(r.diagnostics) ? { diagnostics: r.diagnostics } : { spec: parsed, diagnostics: r.diagnostics };
 }
 
 

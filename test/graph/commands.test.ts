@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { AnimgraphError } from "../../src/errors/animgraph-error.ts";
 import { getParam, resetTrigger, setParam, travel, trigger } from "../../src/graph/commands.ts";
 import { createInstance } from "../../src/graph/graph-instance.ts";
 import { step } from "../../src/graph/step.ts";
@@ -12,27 +13,27 @@ const PARAMS = {
   t: { type: "trigger" },
 };
 
-test("setParam rejects values that do not fit the parameter, with an Error, and changes nothing", () => {
+test("setParam rejects values that do not fit the parameter, with an AnimgraphError, and changes nothing", () => {
   const g = compileOf(machineSpec(clipStates("A"), [], PARAMS), ABCD);
   const inst = createInstance(g);
   const rows: [string | number, unknown, RegExp][] = [
-    ["f", NaN, /float parameter "f" needs a finite number, got NaN/],
-    ["f", Infinity, /got Infinity/],
-    ["f", -Infinity, /got -Infinity/],
-    ["f", true, /got boolean true/],
-    ["f", "1", /got string "1"/],
-    ["i", 1.5, /int parameter "i" needs a safe integer, got 1.5/],
-    ["i", 2 ** 60, /needs a safe integer/],
-    ["i", NaN, /needs a safe integer, got NaN/],
-    ["b", 1, /bool parameter "b" needs a boolean, got 1/],
+    ["f", NaN, /setParam: value must be a finite number \(float parameter "f"\); got the number NaN/],
+    ["f", Infinity, /got the number Infinity/],
+    ["f", -Infinity, /got the number -Infinity/],
+    ["f", true, /got the boolean true/],
+    ["f", "1", /got the string "1"/],
+    ["i", 1.5, /value must be a safe integer \(int parameter "i"\); got the number 1.5/],
+    ["i", 2 ** 60, /a safe integer/],
+    ["i", NaN, /a safe integer .*; got the number NaN/],
+    ["b", 1, /value must be a boolean \(bool parameter "b"\); got the number 1/],
     ["t", true, /"t" is a trigger; use trigger/],
     ["nope", 1, /unknown parameter "nope"/],
-    [7, 1, /parameter slot 7 is out of range/],
-    [-1, 1, /out of range/],
+    [7, 1, /param must be a parameter name or a slot in \[0, 3\]; got the number 7/],
+    [-1, 1, /got the number -1/],
   ];
   const before = [...inst.params];
   for (const [param, value, message] of rows) {
-    assert.throws(() => setParam(inst, param, value as number), message, `${String(param)} = ${String(value)}`);
+    assert.throws(() => setParam(inst, param, value as number), (e: Error) => e instanceof AnimgraphError && message.test(e.message), `${String(param)} = ${String(value)}`);
     assert.deepEqual([...inst.params], before, "nothing changed");
   }
   setParam(inst, "f", -3.25);

@@ -84,9 +84,9 @@ test("step refuses a dt that is not a number: \"0.1\", null, true, [0.1] (they p
   const graph = compileOf(machineSpec({ A: { clip: "A" } }, []), [tinyClip("A", 1)]);
   const inst = createInstance(graph);
   for (const bad of ["0.1", null, true, [0.1], undefined, {}]) {
-    assert.throws(() => step(graph, inst, bad as unknown as number), TypeError, JSON.stringify(bad));
+    assert.throws(() => step(graph, inst, bad as unknown as number), { name: "AnimgraphError", code: "ERR_ARGUMENT" }, JSON.stringify(bad));
   }
-  for (const bad of [-1, NaN, Infinity]) assert.throws(() => step(graph, inst, bad), RangeError, String(bad));
+  for (const bad of [-1, NaN, Infinity]) assert.throws(() => step(graph, inst, bad), { name: "AnimgraphError", code: "ERR_OUT_OF_RANGE" }, String(bad));
 });
 
 // Root motion over many cycles: composed by repeated squaring, it agrees with walking cycle by cycle.

@@ -1,0 +1,36 @@
+import { argumentError, expectNotDisposed } from "../errors/check-argument.ts";
+import { AnimgraphError } from "../errors/animgraph-error.ts";
+import type { CompiledGraph } from "./compiled-graph.ts";
+import type { GraphInstance } from "./graph-instance.ts";
+
+// Boundary checks for the runtime's calls (step, setParam, …): a few property tests per call, no
+// allocation, nothing per joint or per state.
+
+/** A graph from `compileGraph` (its `graph`, not the result object holding it). */
+export function expectCompiledGraph(fn: string, argument: string, value: unknown): asserts value is CompiledGraph {
+  const graph = value as Partial<CompiledGraph> | null;
+  if (typeof graph !== "object" || graph === null || !Array.isArray(graph.machines) || !Array.isArray(graph.layers)
+    || !Array.isArray(graph.params) || typeof graph.skeleton !== "object" || graph.skeleton === null || typeof graph.options !== "object") {
+    const hint = typeof graph === "object" && graph !== null && "diagnostics" in graph ? " (the `graph` of compileGraph's result, not the result)" : "";
+    throw argumentError(fn, argument, `a CompiledGraph from compileGraph${hint}`, value);
+  }
+}
+
+/**
+ * An instance from `createInstance`, not disposed; with `graph`, one created for that graph's
+ * skeleton (another skeleton's instance is ERR_SKELETON_MISMATCH).
+ */
+export function expectInstance(fn: string, argument: string, value: unknown, graph?: CompiledGraph): asserts value is GraphInstance {
+  const instance = value as Partial<GraphInstance> | null;
+  if (typeof instance !== "object" || instance === null || !(instance.params instanceof Float64Array)
+    || !Array.isArray(instance.layers) || typeof instance.graph !== "object" || instance.graph === null) {
+    const hint = typeof instance === "object" && instance !== null && "instance" in instance ? " (the `instance` of createAnimator's result, not the result)" : "";
+    throw argumentError(fn, argument, `a GraphInstance from createInstance${hint}`, value);
+  }
+  expectNotDisposed(fn, argument, instance.disposed === true);
+  if (graph !== undefined && instance.graph !== graph) {
+    const code = instance.graph.skeleton.jointCount !== graph.skeleton.jointCount ? "ERR_SKELETON_MISMATCH" : "ERR_INVALID_VALUE";
+    throw new AnimgraphError(code, `${fn}: ${argument} was created for another graph ("${instance.graph.name}"), not this one ("${graph.name}")`,
+      { argument, expected: "an instance created by createInstance(graph) for this graph", received: "an instance of another graph" });
+  }
+}
