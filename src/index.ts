@@ -6,7 +6,7 @@
 export type { AnimgraphErrorCode, AnimgraphErrorDetails, TypedArrayKind } from "./errors/index.ts";
 export {
   AnimgraphError, ANIMGRAPH_ERROR_CODES, isAnimgraphError, describeValue, argumentError, rangeError, invalidValue, expectObject, expectOptionalObject,
-  expectArray, expectString, expectBoolean, expectFunction, expectFiniteNumber, expectNumberInRange, expectInteger, expectOneOf,
+  expectArray, expectString, expectBoolean, expectFunction, expectNumber, expectNumberArrayAt, expectFiniteNumber, expectNumberInRange, expectInteger, expectOneOf,
   expectTypedArray, expectNumberArray, expectNotDisposed, expectPose, expectSkeleton, expectClip,
 } from "./errors/index.ts";
 export type { Diagnostic, Severity } from "./diagnostics/diagnostic.ts";
@@ -69,10 +69,10 @@ export type { QuatArray, EulerOrder, QuatInterpolation } from "./math/quat.ts";
 export {
   quatIdentity, quatSet, quatCopy, quatDot, quatMultiply, quatConjugate, quatInvert, quatNormalize, quatLength, quatNlerp,
   quatSlerp, quatSlerpFast, quatInterpolate, quatAngleBetween, quatRotateVec3, quatFromAxisAngle, quatFromEuler, quatTwistAngle,
-} from "./math/quat.ts";
+} from "./math/public-math.ts";
 export { atan2Poly } from "./math/atan2-poly.ts";
 export type { Vec3Array } from "./math/vec3.ts";
-export { vec3Set, vec3Copy, vec3Add, vec3Subtract, vec3Scale, vec3ScaleAndAdd, vec3Lerp, vec3Dot, vec3Cross, vec3Length, vec3Distance } from "./math/vec3.ts";
+export { vec3Set, vec3Copy, vec3Add, vec3Subtract, vec3Scale, vec3ScaleAndAdd, vec3Lerp, vec3Dot, vec3Cross, vec3Length, vec3Distance } from "./math/public-math.ts";
 export type { Curve } from "./math/curves.ts";
 export { CURVE_NAMES, isCurve, evaluateCurve } from "./math/curves.ts";
 export type { ClipCursor, LoopSeam, LoopSeamTolerance, AdditiveReference } from "./clip/index.ts";
@@ -105,7 +105,7 @@ export {
 
 // Assets: glTF skeletons and clips, model-space transforms.
 export type { NumArray } from "./math/mat4.ts";
-export { mat4Identity, mat4Copy, mat4FromTRS, mat4Multiply, mat4Invert, mat4Decompose, mat4MaxDifference } from "./math/mat4.ts";
+export { mat4Identity, mat4Copy, mat4FromTRS, mat4Multiply, mat4Invert, mat4Decompose, mat4MaxDifference } from "./math/public-math.ts";
 export { localToModel, skinningMatrices, modelToLocal } from "./pose/local-to-model.ts";
 export type { LoadGltfOptions, GltfLoadResult, GltfMorphTargets } from "./io/gltf/load-gltf.ts";
 export { loadGltf } from "./io/gltf/load-gltf.ts";

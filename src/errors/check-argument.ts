@@ -82,6 +82,25 @@ export function expectFunction(fn: string, argument: string, value: unknown): as
   if (typeof value !== "function") throw argumentError(fn, argument, "a function", value);
 }
 
+/** A number (NaN and ±Infinity included: math on them is defined, if rarely wanted). */
+export function expectNumber(fn: string, argument: string, value: unknown): asserts value is number {
+  if (typeof value !== "number") throw argumentError(fn, argument, "a number", value);
+}
+
+/**
+ * An array of numbers or a typed array holding `size` elements from `offset` on, and that offset an
+ * integer ≥ 0 (the math functions' `(array, offset)` pairs). `offsetName` names the offset argument.
+ */
+export function expectNumberArrayAt(fn: string, argument: string, value: unknown, offsetName: string, offset: unknown, size: number): void {
+  if (!(Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView)))) {
+    throw argumentError(fn, argument, `an array or typed array of at least ${size} numbers`, value);
+  }
+  if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) throw argumentError(fn, offsetName, "an integer offset ≥ 0", offset);
+  if ((value as ArrayLike<number>).length < offset + size) {
+    throw rangeError(fn, argument, `an array of at least ${offset + size} numbers (${size} from offset ${offset})`, value);
+  }
+}
+
 /** A finite number (not NaN, not ±Infinity). */
 export function expectFiniteNumber(fn: string, argument: string, value: unknown): asserts value is number {
   if (typeof value !== "number" || !Number.isFinite(value)) throw argumentError(fn, argument, "a finite number", value);
@@ -103,6 +122,7 @@ export function expectInteger(fn: string, argument: string, value: unknown, min 
 
 /** One of a fixed set of names. */
 export function expectOneOf<T extends string>(fn: string, argument: string, value: unknown, allowed: readonly T[]): asserts value is T {
+  if (!Array.isArray(allowed)) throw argumentError("expectOneOf", "allowed", "an array of names", allowed);
   if (typeof value !== "string" || !(allowed as readonly string[]).includes(value)) {
     throw argumentError(fn, argument, `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`, value);
   }
@@ -110,6 +130,7 @@ export function expectOneOf<T extends string>(fn: string, argument: string, valu
 
 /** A typed array of the given kind holding at least `minLength` elements. */
 export function expectTypedArray(fn: string, argument: string, value: unknown, kind: TypedArrayKind, minLength = 0): void {
+  if (typeof kind !== "function") throw argumentError("expectTypedArray", "kind", "a typed-array constructor such as Float32Array", kind);
   if (!(value instanceof kind)) {
     throw argumentError(fn, argument, minLength > 0 ? `a ${kind.name} of at least ${minLength} numbers` : `a ${kind.name}`, value);
   }

@@ -3,6 +3,6 @@ export { AnimgraphError, ANIMGRAPH_ERROR_CODES, isAnimgraphError } from "./animg
 export type { TypedArrayKind } from "./check-argument.ts";
 export {
   describeValue, argumentError, rangeError, invalidValue, expectObject, expectOptionalObject, expectArray, expectString, expectBoolean,
-  expectFunction, expectFiniteNumber, expectNumberInRange, expectInteger, expectOneOf, expectTypedArray, expectNumberArray,
+  expectFunction, expectNumber, expectNumberArrayAt, expectFiniteNumber, expectNumberInRange, expectInteger, expectOneOf, expectTypedArray, expectNumberArray,
   expectNotDisposed, expectPose, expectSkeleton, expectClip,
 } from "./check-argument.ts";

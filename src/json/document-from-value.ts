@@ -1,5 +1,5 @@
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { argumentError, describeValue } from "../errors/check-argument.ts";
+import { argumentError, describeValue, expectOptionalObject, expectString } from "../errors/check-argument.ts";
 import type { JsonNode } from "./json-node.ts";
 import { DEFAULT_JSON_LIMITS, MAX_JSON_VALUES, parseJsonText, type JsonDocument, type JsonLimits } from "./parse-json.ts";
 import { SourceText } from "./source-text.ts";
@@ -28,6 +28,8 @@ export function isJsonDocument(value: unknown): value is JsonDocument {
  * JSON cannot hold (NaN, a function, a Map, a cycle) are diagnostics (E_NOT_FINITE, E_WRONG_TYPE), never thrown.
  */
 export function documentFromValue(value: unknown, file: string, limits: JsonLimits = {}): JsonDocument {
+  expectString("documentFromValue", "file", file);
+  expectOptionalObject("documentFromValue", "limits", limits);
   const maxDepth = limits.maxDepth ?? DEFAULT_JSON_LIMITS.maxDepth;
   const diagnostics: Diagnostic[] = [];
   const report = (pointer: string, code: string, message: string): void => {
