@@ -5,17 +5,13 @@ import { checkGraph, type CheckReport } from "../../check/check-graph.ts";
 import { formatCheckReport } from "../../check/format-check-report.ts";
 import { parseProperties, type CheckProperty } from "../../check/properties.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
-import { standInClips } from "../../demo/stand-in-clips.ts";
 import { writeFileAtomic } from "../../fs/atomic-write.ts";
 import { decodeUtf8 } from "../../fs/decode-utf8.ts";
 import { readInputFile } from "../../fs/read-input-file.ts";
 import { compileGraph } from "../../graph/compile-graph.ts";
-import type { MotionSource } from "../../graph/motion-source.ts";
 import { parseDt } from "../../graph/timeline.ts";
-import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
-import type { Skeleton } from "../../skeleton/skeleton.ts";
 import { locateDiagnostics } from "../../spec/locate-pointer.ts";
-import { readGraphSpec } from "../../spec/read-graph-spec-file.ts";
+import { readGraphInputs } from "../read-graph-inputs.ts";
 import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
 
 interface CheckCliOptions {
@@ -74,29 +70,10 @@ async function run(ctx: CliContext, specPath: string, options: CheckCliOptions):
   if (dt === undefined || dt > 0.1) throw new CliUsageError(`check: --dt must be a number > 0 and ≤ 0.1 (the longest step taken whole) or a fraction such as 1/60, got "${dtText}"`);
 
   if (options.witnesses !== undefined && !witnessFolderUsable(ctx, options.witnesses)) return;
-  const specResult = readGraphSpec(resolve(io.cwd, specPath), {}, specPath);
-  ctx.printDiagnostics(specResult.diagnostics);
-  if (!specResult.spec) {
-    ctx.exitCode = ExitCode.Unusable;
-    return;
-  }
-  let skeleton: Skeleton;
-  let clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>;
-  if (options.clips !== undefined) {
-    const loaded = await loadGltfFile(resolve(io.cwd, options.clips), { fileName: options.clips });
-    ctx.printDiagnostics(loaded.diagnostics.filter((d) => d.severity === "error"));
-    const first = loaded.skeletons[0];
-    if (!loaded.ok || !first) {
-      if (loaded.ok) io.stderr(`${options.clips}: the file has no skeleton [E_NO_SKELETON]\n`);
-      ctx.exitCode = ExitCode.Unusable;
-      return;
-    }
-    skeleton = first;
-    clips = loaded.clips.filter((c) => c.skeleton === first);
-  } else {
-    ({ skeleton, clips } = standInClips(specResult.spec));
-  }
-  const compiled = compileGraph(specResult.spec, skeleton, clips);
+  const inputs = await readGraphInputs(ctx, specPath, options.clips);
+  if (!inputs) return;
+  const { spec, skeleton, clips } = inputs;
+  const compiled = compileGraph(spec, skeleton, clips);
   const graph = compiled.graph;
   if (!graph) {
     // The runtime refuses this graph, so no witness could be replayed: lint's errors say why.
@@ -126,7 +103,7 @@ async function run(ctx: CliContext, specPath: string, options: CheckCliOptions):
     }
     properties = parsed.properties;
   }
-  const checked: CheckReport = checkGraph(specResult.spec, graph, {
+  const checked: CheckReport = checkGraph(spec, graph, {
     bound, maxConfigurations, dt: dtText, timeLimit, properties,
     ...(options.prop !== undefined ? { propertiesFile: options.prop } : {}),
     clipLengthsKnown: options.clips !== undefined,
@@ -137,7 +114,7 @@ async function run(ctx: CliContext, specPath: string, options: CheckCliOptions):
     findings: checked.findings.map((f) => {
       const propLine = f.file === options.prop ? /^line (\d+)$/.exec(f.pointer) : null;
       if (propLine) return { ...f, line: Number(propLine[1]) };
-      const [d] = locateDiagnostics(specResult.document, [f]);
+      const [d] = locateDiagnostics(inputs.document, [f]);
       return d && d.line !== undefined ? { ...f, line: d.line, ...(d.column !== undefined ? { column: d.column } : {}) } : f;
     }),
   };

@@ -2,21 +2,17 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { hasErrors } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
-import { standInClips } from "../../demo/stand-in-clips.ts";
 import { createContinuityMeter } from "../../continuity/continuity-meter.ts";
 import { compileGraph } from "../../graph/compile-graph.ts";
 import { describeStep, formatStepLine } from "../../graph/describe-step.ts";
 import { hashPose } from "../../graph/digest-run.ts";
 import { explainStep, formatExplanation, type StepExplanation } from "../../graph/explain-step.ts";
 import { createInstance } from "../../graph/graph-instance.ts";
-import type { MotionSource } from "../../graph/motion-source.ts";
 import { runTimeline } from "../../graph/run-timeline.ts";
 import { createSha256 } from "../../graph/sha256.ts";
 import { parseDt, timelineLimitProblem } from "../../graph/timeline.ts";
 import { readTimeline } from "../../graph/read-timeline-file.ts";
-import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
-import type { Skeleton } from "../../skeleton/skeleton.ts";
-import { readGraphSpec } from "../../spec/read-graph-spec-file.ts";
+import { readGraphInputs } from "../read-graph-inputs.ts";
 import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
 
 interface RunOptions {
@@ -84,30 +80,11 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
     dtOverride = parseDt(options.dt);
     if (dtOverride === undefined) throw new CliUsageError(`run: --dt must be a number > 0 or a fraction such as 1/60, got "${options.dt}"`);
   }
-  const specResult = readGraphSpec(resolve(io.cwd, specPath), {}, specPath);
-  ctx.printDiagnostics(specResult.diagnostics);
-  if (!specResult.spec) {
-    ctx.exitCode = ExitCode.Unusable;
-    return;
-  }
-  let skeleton: Skeleton;
-  let clips: readonly MotionSource[] | ReadonlyMap<string, MotionSource>;
-  if (options.clips !== undefined) {
-    const loaded = await loadGltfFile(resolve(io.cwd, options.clips), { fileName: options.clips });
-    ctx.printDiagnostics(loaded.diagnostics.filter((d) => d.severity === "error"));
-    const first = loaded.skeletons[0];
-    if (!loaded.ok || !first) {
-      if (loaded.ok) io.stderr(`${options.clips}: the file has no skeleton [E_NO_SKELETON]\n`);
-      ctx.exitCode = ExitCode.Unusable;
-      return;
-    }
-    skeleton = first;
-    clips = loaded.clips.filter((c) => c.skeleton === first);
-  } else {
-    ({ skeleton, clips } = standInClips(specResult.spec));
-  }
+  const inputs = await readGraphInputs(ctx, specPath, options.clips);
+  if (!inputs) return;
+  const { spec, skeleton, clips } = inputs;
   const rootMotion = options.rootMotion === "none" ? null : (options.rootMotion ?? "auto");
-  const compiled = compileGraph(specResult.spec, skeleton, clips, { deterministic: options.deterministic === true, rootMotion });
+  const compiled = compileGraph(spec, skeleton, clips, { deterministic: options.deterministic === true, rootMotion });
   ctx.printDiagnostics(compiled.diagnostics);
   const graph = compiled.graph;
   if (!graph) {
