@@ -1,5 +1,6 @@
-import type { Accessor, Animation, Document, Node } from "@gltf-transform/core";
+import type { Animation, Document, Node } from "@gltf-transform/core";
 import type { Clip } from "../clip/clip.ts";
+import { addClipChannels } from "../retarget/add-clip-to-gltf.ts";
 import { argumentError, expectArray, expectClip, expectObject } from "../errors/check-argument.ts";
 
 /**
@@ -44,19 +45,7 @@ export function replaceClipInGltf(doc: Document, animations: readonly number[], 
   }
   const first = targets[0]!;
   const buffer = root.listBuffers()[0] ?? doc.createBuffer();
-  const inputs = new Map<Float32Array, Accessor>();
-  for (const track of clip.tracks) {
-    const node = nodes[skeleton.sourceIndex[track.joint]!]!;
-    let input = inputs.get(track.times);
-    if (!input) {
-      input = doc.createAccessor().setType("SCALAR").setArray(track.times).setBuffer(buffer);
-      inputs.set(track.times, input);
-    }
-    const output = doc.createAccessor().setType(track.stride === 4 ? "VEC4" : "VEC3").setArray(track.values).setBuffer(buffer);
-    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation(track.interpolation);
-    const channel = doc.createAnimationChannel().setTargetNode(node).setTargetPath(track.path).setSampler(sampler);
-    first.addSampler(sampler).addChannel(channel);
-  }
+  addClipChannels(doc, first, clip, nodes, buffer);
   for (const animation of targets.slice(1)) if (animation.listChannels().length === 0) animation.dispose();
   // Accessors the removed samplers used and nothing else does.
   for (const accessor of root.listAccessors()) {

@@ -1,4 +1,4 @@
-import type { Accessor, Document } from "@gltf-transform/core";
+import type { Accessor, Animation, Buffer, Document, Node } from "@gltf-transform/core";
 import { createGltfIO } from "../io/gltf/gltf-io.ts";
 import type { Clip } from "../clip/clip.ts";
 
@@ -16,7 +16,6 @@ export async function addClipToGltf(doc: Document, clip: Clip): Promise<Uint8Arr
   const nodes = root.listNodes();
   const buffer = root.listBuffers()[0] ?? doc.createBuffer();
   const animation = doc.createAnimation(clip.name);
-  const inputs = new Map<Float32Array, Accessor>();
   const skeleton = clip.skeleton;
   for (const track of clip.tracks) {
     const nodeIndex = skeleton.sourceIndex[track.joint]!;
@@ -25,16 +24,8 @@ export async function addClipToGltf(doc: Document, clip: Clip): Promise<Uint8Arr
     if (!node || (node.getName() !== name && name !== `#${nodeIndex}`)) {
       throw new Error(`addClipToGltf: joint "${name}" does not match glTF node ${nodeIndex}`);
     }
-    let input = inputs.get(track.times);
-    if (!input) {
-      input = doc.createAccessor().setType("SCALAR").setArray(track.times).setBuffer(buffer);
-      inputs.set(track.times, input);
-    }
-    const output = doc.createAccessor().setType(track.stride === 4 ? "VEC4" : "VEC3").setArray(track.values).setBuffer(buffer);
-    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation(track.interpolation);
-    const channel = doc.createAnimationChannel().setTargetNode(node).setTargetPath(track.path).setSampler(sampler);
-    animation.addSampler(sampler).addChannel(channel);
   }
+  addClipChannels(doc, animation, clip, nodes, buffer);
   mergeBuffers(doc);
   return createGltfIO().writeBinary(doc);
 }
@@ -49,4 +40,24 @@ function mergeBuffers(doc: Document): void {
   const keep = buffers[0]!;
   for (const accessor of doc.getRoot().listAccessors()) accessor.setBuffer(keep);
   for (const extra of buffers.slice(1)) extra.dispose();
+}
+
+/**
+ * Writes each joint track of `clip` into `animation` as a sampler (key times shared between tracks with
+ * the same times array) and a channel on the joint's node (`nodes[skeleton.sourceIndex[joint]]`).
+ */
+export function addClipChannels(doc: Document, animation: Animation, clip: Clip, nodes: readonly Node[], buffer: Buffer): void {
+  const inputs = new Map<Float32Array, Accessor>();
+  for (const track of clip.tracks) {
+    const node = nodes[clip.skeleton.sourceIndex[track.joint]!]!;
+    let input = inputs.get(track.times);
+    if (!input) {
+      input = doc.createAccessor().setType("SCALAR").setArray(track.times).setBuffer(buffer);
+      inputs.set(track.times, input);
+    }
+    const output = doc.createAccessor().setType(track.stride === 4 ? "VEC4" : "VEC3").setArray(track.values).setBuffer(buffer);
+    const sampler = doc.createAnimationSampler().setInput(input).setOutput(output).setInterpolation(track.interpolation);
+    const channel = doc.createAnimationChannel().setTargetNode(node).setTargetPath(track.path).setSampler(sampler);
+    animation.addSampler(sampler).addChannel(channel);
+  }
 }
