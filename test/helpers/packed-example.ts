@@ -23,11 +23,14 @@ export interface PackedExample {
   close(): Promise<void>;
 }
 
-/** `files`: paths in the app → files of the checkout (the robot and its graph are added to public/). */
-export async function openPackedExample(files: Record<string, string>, viewport: { width: number; height: number }): Promise<PackedExample> {
+/**
+ * `files`: paths in the app → files of the checkout, or `{ text }` for a file written by the test (the
+ * robot and its graph are added to public/).
+ */
+export async function openPackedExample(files: Record<string, string | { text: string }>, viewport: { width: number; height: number }): Promise<PackedExample> {
   const packDir = mkdtempSync(join(tmpdir(), "animgraph-pack-"));
   const app = createApp(packTarball(packDir) as string, {
-    ...Object.fromEntries(Object.entries(files).map(([to, from]) => [to, { copy: from }])),
+    ...Object.fromEntries(Object.entries(files).map(([to, from]) => [to, typeof from === "string" ? { copy: from } : from.text])),
     "public/RobotExpressive.glb": { copy: repoPath("examples/robot/RobotExpressive.glb") },
     "public/robot.animgraph.json": { copy: repoPath("examples/robot/robot.animgraph.json") },
   }) as string;
