@@ -103,7 +103,9 @@ export function compileIkLayers(
       return [0, slot];
     };
     const weightPointer = childPointer(spec.pointer, "weight");
-    const [weight, weightSlot] = typeof spec.weight === "number" ? [spec.weight, -1] : valueOf(spec.weight, weightPointer, "an IK layer's weight");
+    const [given, givenSlot] = typeof spec.weight === "number" ? [spec.weight, -1] : valueOf(spec.weight, weightPointer, "an IK layer's weight");
+    // A disabled layer is still resolved (so its findings show) but weighs 0: it costs nothing per frame.
+    const [weight, weightSlot] = spec.enabled === false ? [0, -1] : [given, givenSlot];
     const values = new Float64Array(4), slots = new Int32Array(4).fill(-1);
     const direction = new Float64Array(3);
     const changed = new Uint8Array(skeleton.jointCount);

@@ -10,6 +10,8 @@ export type IkValue = number | ParamRef;
 interface IkLayerBase extends SpecSource {
   /** The layer's name, unique among the IK layers. */
   readonly name: string;
+  /** false: the layer is kept in the spec (and checked) but does not run, like a disabled constraint. Default true. */
+  readonly enabled: boolean;
   /** 0..1, default 1; a float/int parameter is clamped to 0..1 each frame. */
   readonly weight: number | ParamRef;
 }

@@ -29,15 +29,16 @@ function readIkLayer(r: SpecReader, node: JsonNode): IkLayerSpec | undefined {
   if (!obj) return undefined;
   const name = r.name(r.member(obj, "name"));
   const solver = r.enumValue(r.member(obj, "solver"), "ikSolver", "twoBone");
+  const enabled = r.flag(r.optional(obj, "enabled"), true);
   const weightNode = r.optional(obj, "weight");
   const weight = weightNode ? (weightNode.kind === "object" ? readParamRef(r, weightNode) : r.numberIn(weightNode, 0, 1)) : 1;
-  if (!r.optional(obj, "solver") || name === undefined || solver === undefined || weight === undefined) return undefined;
+  if (!r.optional(obj, "solver") || name === undefined || solver === undefined || weight === undefined || enabled === undefined) return undefined;
   const only = (keys: readonly string[]): void => {
     for (const key of ["joints", "pole", "poleWeight", "chain", "jointWeights", "maxAngle", "axis", "pelvis", "legs", "ground", "up", "floor", "maxPelvisDrop", "alignToNormal"]) {
       if (!keys.includes(key)) r.notAllowed(r.optional(obj, key), `"${key}" does not apply to a ${solver} IK layer`);
     }
   };
-  const base = { pointer: node.pointer, name, weight };
+  const base = { pointer: node.pointer, name, enabled, weight };
   switch (solver) {
     case "twoBone": {
       only(["joints", "pole", "poleWeight"]);

@@ -26,7 +26,7 @@ export const SPEC_KEYS = {
   condition: ["param", "op", "value"],
   interruption: ["source", "freeze"],
   ikLayer: [
-    "name", "solver", "weight", "target", "joints", "pole", "poleWeight", "softness", "chain", "jointWeights", "maxAngle", "axis",
+    "name", "solver", "enabled", "weight", "target", "joints", "pole", "poleWeight", "softness", "chain", "jointWeights", "maxAngle", "axis",
     "pelvis", "legs", "ground", "up", "floor", "maxPelvisDrop", "alignToNormal",
   ],
   ikGround: ["height", "normal"],

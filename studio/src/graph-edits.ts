@@ -188,7 +188,7 @@ export function forEachMachine(doc: JsonObject, fn: (machine: JsonObject, pointe
 
 export const escapePointer = (key: string): string => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
-/** Where a parameter is read: JSON pointers of conditions, blend axes, state speeds, layer weights. */
+/** Where a parameter is read: JSON pointers of conditions, blend axes, state speeds, layer weights, IK values. */
 export function paramReferences(doc: JsonObject, param: string): string[] {
   const out: string[] = [];
   visitParamRefs(doc, (holder, key, pointer) => { if (holder[key] === param) out.push(pointer); });
@@ -201,6 +201,24 @@ function visitParamRefs(doc: JsonObject, fn: (holder: Holder, key: string | numb
   const layers = Array.isArray(doc["layers"]) ? doc["layers"] : [];
   layers.forEach((layer, i) => {
     if (isObject(layer) && isObject(layer["weight"]) && typeof layer["weight"]["param"] === "string") fn(layer["weight"], "param", `/layers/${i}/weight/param`);
+  });
+  // IK layers: the weight, each target coordinate, the ground's height and normal.
+  const ik = Array.isArray(doc["ik"]) ? doc["ik"] : [];
+  const ref = (v: JsonValue | undefined, pointer: string): void => {
+    if (isObject(v) && typeof v["param"] === "string") fn(v, "param", `${pointer}/param`);
+  };
+  const vector = (v: JsonValue | undefined, pointer: string): void => {
+    if (Array.isArray(v)) v.forEach((x, k) => ref(x, `${pointer}/${k}`));
+  };
+  ik.forEach((layer, i) => {
+    if (!isObject(layer)) return;
+    ref(layer["weight"], `/ik/${i}/weight`);
+    vector(layer["target"], `/ik/${i}/target`);
+    const ground = layer["ground"];
+    if (isObject(ground)) {
+      ref(ground["height"], `/ik/${i}/ground/height`);
+      vector(ground["normal"], `/ik/${i}/ground/normal`);
+    }
   });
   forEachMachine(doc, (machine, pointer) => {
     const states = isObject(machine["states"]) ? machine["states"] : {};

@@ -73,6 +73,25 @@ test("a twoBone IK layer puts the robot's hand on a target read from parameters;
   assert.deepEqual(Array.from(withIk.result.pose.r), Array.from(without.result.pose.r));
 });
 
+test("a layer with enabled false is checked but does not run: the machine's pose bit for bit, whatever its weight", () => {
+  const layer = { name: "leftHand", solver: "twoBone", joints: ["UpperArm.L", "LowerArm.L", "Palm2.L"], target: [0.5, 1, 0.5], weight: { param: "handIk" } };
+  const params = { handIk: { type: "float", default: 1 } };
+  const on = parse(robotWithIk([layer], params)), off = parse(robotWithIk([{ ...layer, enabled: false }], params));
+  assert.ok(on.spec && off.spec, JSON.stringify([...on.diagnostics, ...off.diagnostics]));
+  assert.equal(off.spec.ik?.[0]?.enabled, false);
+  assert.equal(on.spec.ik?.[0]?.enabled, true);
+  const plain = compileGraph(parse(robotSpec).spec!, robot, gltf.clips).graph!;
+  const withOn = compileGraph(on.spec, robot, gltf.clips).graph!, withOff = compileGraph(off.spec, robot, gltf.clips).graph!;
+  const a = createInstance(plain), b = createInstance(withOff), c = createInstance(withOn);
+  for (let f = 0; f < 20; f++) { step(plain, a, 1 / 30); step(withOff, b, 1 / 30); step(withOn, c, 1 / 30); }
+  assert.deepEqual(Array.from(b.result.pose.r), Array.from(a.result.pose.r));
+  assert.notDeepEqual(Array.from(c.result.pose.r), Array.from(a.result.pose.r), "the enabled layer moves the arm");
+  // Still checked: a disabled layer's unknown joint is a finding at its pointer.
+  const broken = parse(robotWithIk([{ ...layer, enabled: false, joints: ["UpperArm.L", "LowerArm.L", "Nope"] }], params));
+  assert.ok(lintGraph(broken.spec!, { joints: robot.names }).some((d) => d.pointer === "/ik/0/joints/2" && d.code === "E_UNKNOWN_JOINT"));
+  assert.ok(parse(robotWithIk([{ ...layer, enabled: "no" }], params)).diagnostics.some((d) => d.pointer === "/ik/0/enabled"));
+});
+
 test("an aim IK layer turns the robot's torso, neck and head so the head's forward looks at the target", () => {
   const head = robot.indexOf.get("Head")!;
   const rest = frames(robot, robot.rest);
