@@ -30,7 +30,7 @@ export interface SetFigures {
 }
 
 export interface CompressionFigures {
-  /** CMU 131_01 + 131_03 (motion capture, 31 joints, 120 fps resampled to 30 fps). */
+  /** The CMU takes in ../shared/assets: 131_01, 131_03 (31 joints) and the pirouette (43), 120 fps resampled to 30 fps. */
   readonly cmu: SetFigures;
   /** RobotExpressive's 14 clips (43 joints, keyed at 24–30 fps, resampled to 30 fps). */
   readonly robot: SetFigures;
@@ -45,9 +45,19 @@ export interface CompressionFigures {
   readonly decompressSpread: readonly [number, number];
   /** The same with exact slerp between keys (`sampleCompressedClip`'s default: acos and sin per track). */
   readonly decompressNsPerJointSlerp: number;
-  /** Seconds to compress a one-minute CMU clip (131_01 repeated to 60 s, 120 fps source) at 30 fps. */
+  /** Seconds to compress a one-minute CMU clip (131_01 played forward and back to 66 s, 120 fps source) at 30 fps. */
   readonly oneMinuteSeconds: number;
+  /** Its ratio and largest error (mm). */
+  readonly oneMinuteRatio: number;
+  readonly oneMinuteMaxErrorMm: number;
 }
+
+/** The CMU takes of the figures, with their units (131: CMU's ASF unit; the pirouette: centimetres). */
+export const CMU_TAKES: readonly { file: string; unitsPerMetre: number }[] = [
+  { file: "bvh-cmu-131/131_01.bvh", unitsPerMetre: CMU_UNITS_PER_METRE },
+  { file: "bvh-cmu-131/131_03.bvh", unitsPerMetre: CMU_UNITS_PER_METRE },
+  { file: "bvh-cmu-pirouette/pirouette.bvh", unitsPerMetre: 100 },
+];
 
 function compressSet(name: string, clips: readonly { clip: Clip; unitsPerMetre: number }[]): { figures: SetFigures; compressed: CompressedClip[] } {
   const t0 = performance.now();
@@ -67,20 +77,27 @@ function compressSet(name: string, clips: readonly { clip: Clip; unitsPerMetre: 
   };
 }
 
-/** `clip` played `repeats` times back to back as one clip (keys shifted by whole durations). */
-function repeated(clip: Clip, repeats: number): Clip {
+/**
+ * `clip` played forward, backward, forward … `passes` times as one clip (a long take without a jump;
+ * keys on the source's uniform key spacing).
+ */
+function forwardAndBack(clip: Clip, passes: number): Clip {
   const tracks = clip.tracks.map((track) => {
     const n = track.times.length;
     const w = track.values.length / n;
-    const times = new Float32Array(n * repeats);
-    const values = new Float32Array(track.values.length * repeats);
-    for (let r = 0; r < repeats; r++) {
-      for (let k = 0; k < n; k++) times[r * n + k] = track.times[k]! + r * (clip.duration + 1 / 120);
-      values.set(track.values, r * n * w);
+    const dt = n > 1 ? (track.times[n - 1]! - track.times[0]!) / (n - 1) : 1 / 120;
+    const times = new Float32Array(n * passes);
+    const values = new Float32Array(track.values.length * passes);
+    for (let r = 0; r < passes; r++) {
+      for (let k = 0; k < n; k++) {
+        const from = r % 2 === 0 ? k : n - 1 - k;
+        times[r * n + k] = (r * n + k) * dt;
+        for (let c = 0; c < w; c++) values[(r * n + k) * w + c] = track.values[from * w + c]!;
+      }
     }
     return { joint: track.joint, path: track.path, interpolation: track.interpolation, stride: track.stride, times, values };
   });
-  return createClip({ name: `${clip.name}×${repeats}`, skeleton: clip.skeleton, tracks });
+  return createClip({ name: `${clip.name} forward and back ×${passes}`, skeleton: clip.skeleton, tracks });
 }
 
 /** ns per joint for one pose of each of `characters` characters at out-of-phase times, ROUNDS rounds. */
@@ -109,15 +126,15 @@ function decompressSpeed(clip: CompressedClip, characters: number, rounds: numbe
 }
 
 export async function compressionFigures(rounds: number): Promise<CompressionFigures> {
-  const cmuClips = ["bvh-cmu-131/131_01.bvh", "bvh-cmu-131/131_03.bvh"].map((file) => {
+  const cmuClips = CMU_TAKES.map(({ file, unitsPerMetre }) => {
     const { clip } = loadBvh(sharedAsset(file));
     if (!clip) throw new Error(`${file} did not load`);
-    return { clip, unitsPerMetre: CMU_UNITS_PER_METRE };
+    return { clip, unitsPerMetre };
   });
   const robot = await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"));
   if (!robot.ok) throw new Error(`RobotExpressive.glb: ${JSON.stringify(robot.diagnostics)}`);
   const robotClips = robot.clips.filter((c) => c.skeleton === robot.skeletons[0]).map((clip) => ({ clip, unitsPerMetre: 1 }));
-  const cmu = compressSet("CMU 131_01 + 131_03", cmuClips);
+  const cmu = compressSet("CMU 131_01 + 131_03 + pirouette", cmuClips);
   const bot = compressSet("RobotExpressive (14 clips)", robotClips);
   const all: SetFigures = {
     name: "both", clips: cmu.figures.clips + bot.figures.clips,
@@ -129,10 +146,53 @@ export async function compressionFigures(rounds: number): Promise<CompressionFig
   if (!forNlerp.compressed) throw new Error(`131_01 for nlerp: ${JSON.stringify(forNlerp.diagnostics)}`);
   const speed = decompressSpeed(forNlerp.compressed, 1000, rounds, "nlerp");
   const slerpSpeed = decompressSpeed(cmu.compressed[0]!, 1000, rounds, "slerp");
-  const minute = repeated(cmuClips[0]!.clip, Math.ceil(60 / cmuClips[0]!.clip.duration));
+  const minute = forwardAndBack(cmuClips[0]!.clip, Math.ceil(60 / cmuClips[0]!.clip.duration));
   const t0 = performance.now();
   const r = compressClip(minute, { tolerance: TOLERANCE_M, virtualVertexDistance: SHELL_M, unitsPerMetre: CMU_UNITS_PER_METRE, sampleRate: RATE });
   const oneMinuteSeconds = (performance.now() - t0) / 1000;
-  if (!r.compressed) throw new Error(`one-minute clip: ${JSON.stringify(r.diagnostics)}`);
-  return { cmu: cmu.figures, robot: bot.figures, all, decompressNsPerJoint: speed.median, decompressSpread: [speed.low, speed.high], decompressNsPerJointSlerp: slerpSpeed.median, oneMinuteSeconds };
+  if (!r.compressed || !r.stats) throw new Error(`one-minute clip: ${JSON.stringify(r.diagnostics)}`);
+  return {
+    cmu: cmu.figures, robot: bot.figures, all, decompressNsPerJoint: speed.median, decompressSpread: [speed.low, speed.high], decompressNsPerJointSlerp: slerpSpeed.median,
+    oneMinuteSeconds, oneMinuteRatio: r.stats.ratio, oneMinuteMaxErrorMm: r.stats.maxError * 1000,
+  };
+}
+
+const f1 = (x: number): string => x.toFixed(1);
+const f2 = (x: number): string => x.toFixed(2);
+const mm = (x: number): string => x.toFixed(4);
+
+/** The bench's table of the sets: one row each, then both together. */
+export function compressionTable(c: CompressionFigures, note: string): string[] {
+  const out = ["", `compression at 30 fps (${note})`, "", "| set | clips | raw bytes | compressed | ratio | max error mm | compress s |", "|---|---|---|---|---|---|---|"];
+  for (const s of [c.cmu, c.robot, c.all]) out.push(`| ${s.name} | ${s.clips} | ${s.rawBytes} | ${s.compressedBytes} | ${f2(s.ratio)}:1 | ${mm(s.maxErrorMm)} | ${f2(s.seconds)} |`);
+  return out;
+}
+
+/** The compression rows of the bench's targets table (`met` marks a row met or not). */
+export function compressionTargetRows(c: CompressionFigures, met: (ok: boolean | null) => string): string[] {
+  return [
+    `| compression ratio at 30 fps, CMU + robot | ≥ 21.8:1 | ${f2(c.all.ratio)}:1 (CMU alone ${f2(c.cmu.ratio)}:1, max ${mm(c.cmu.maxErrorMm)} mm; robot ${f2(c.robot.ratio)}:1, max ${mm(c.robot.maxErrorMm)} mm) | ${met(c.all.ratio >= 21.8)}${c.cmu.ratio < 21.8 ? " (CMU alone not)" : ""} |`,
+    `| max error at 30 fps, 1 m virtual vertices | ≤ 0.1 mm | ${mm(c.all.maxErrorMm)} mm | ${met(c.all.maxErrorMm <= 0.1)} |`,
+    `| decompress one pose per character (1,000 characters, CMU 131_01, 60 Hz; nlerp between keys as ACL) | ≤ 50 ns/joint | ${f1(c.decompressNsPerJoint)} (${f1(c.decompressSpread[0])}–${f1(c.decompressSpread[1])}) ns; exact slerp ${f1(c.decompressNsPerJointSlerp)} ns | ${met(c.decompressNsPerJoint <= 50)} |`,
+    `| compress a 1-minute clip (131_01 played forward and back to 66 s) at 30 fps | < 2 s | ${f2(c.oneMinuteSeconds)} s (${f2(c.oneMinuteRatio)}:1, max ${mm(c.oneMinuteMaxErrorMm)} mm) | ${met(c.oneMinuteSeconds < 2 && c.oneMinuteMaxErrorMm <= 0.1)} |`,
+  ];
+}
+
+/** The compression keys of the bench's JSON line (null when compression was skipped or failed). */
+export function compressionJson(c: CompressionFigures | null): Record<string, number | null> {
+  const r2 = (x: number): number => Math.round(x * 100) / 100;
+  const r4 = (x: number): number => Number(x.toFixed(4));
+  return {
+    compressionRatio30fps: c ? r2(c.all.ratio) : null,
+    compressionRatio30fpsCmu: c ? r2(c.cmu.ratio) : null,
+    compressionRatio30fpsRobot: c ? r2(c.robot.ratio) : null,
+    maxErrorMm30fps: c ? r4(c.all.maxErrorMm) : null,
+    maxErrorMm30fpsCmu: c ? r4(c.cmu.maxErrorMm) : null,
+    maxErrorMm30fpsRobot: c ? r4(c.robot.maxErrorMm) : null,
+    decompressNsPerJoint: c ? r2(c.decompressNsPerJoint) : null,
+    decompressNsPerJointSlerp: c ? r2(c.decompressNsPerJointSlerp) : null,
+    compressOneMinuteSeconds: c ? r2(c.oneMinuteSeconds) : null,
+    compressOneMinuteRatio: c ? r2(c.oneMinuteRatio) : null,
+    compressOneMinuteMaxErrorMm: c ? r4(c.oneMinuteMaxErrorMm) : null,
+  };
 }

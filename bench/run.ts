@@ -9,7 +9,7 @@ import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type Crowd, type Crowd
 import { createCrowdWorkers } from "../src/crowd/crowd-workers.ts";
 import type { CompiledGraph } from "../src/graph/compiled-graph.ts";
 import { compressClip } from "../src/compress/compress-clip.ts";
-import { compressionFigures as compression30, type CompressionFigures } from "./compress-figures.ts";
+import { compressionFigures as compression30, compressionJson, compressionTable, compressionTargetRows, type CompressionFigures } from "./compress-figures.ts";
 import { loadBvh } from "../src/io/bvh/load-bvh.ts";
 import { sharedAsset } from "../test/helpers/assets.ts";
 import { allocatedBytesPerFrame, createMemcpyProbe, median, retainedBytes, timeFrames } from "./measure.ts";
@@ -336,19 +336,12 @@ async function main(): Promise<void> {
   if (!process.argv.includes("--no-compress")) {
     try {
       c30 = await compression30(ROUNDS);
-      c30Note = "CMU 131_01 + 131_03 and RobotExpressive's 14 clips resampled to 30 fps; 0.1 mm on virtual vertices 1 m from each joint (ACL's defaults)";
+      c30Note = "the CMU takes (131_01, 131_03, pirouette) and RobotExpressive's 14 clips resampled to 30 fps; 0.1 mm on virtual vertices 1 m from each joint";
     } catch (e) {
       c30Note = `compression failed: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
-  if (c30) {
-    out.push("");
-    out.push(`compression at 30 fps (${c30Note})`);
-    out.push("");
-    out.push("| set | clips | raw bytes | compressed | ratio | max error mm | compress s |");
-    out.push("|---|---|---|---|---|---|---|");
-    for (const s of [c30.cmu, c30.robot, c30.all]) out.push(`| ${s.name} | ${s.clips} | ${s.rawBytes} | ${s.compressedBytes} | ${f2(s.ratio)}:1 | ${s.maxErrorMm.toFixed(4)} | ${f2(s.seconds)} |`);
-  }
+  if (c30) out.push(...compressionTable(c30, c30Note));
 
   // Every target of issue 20 next to its figure.
   const met = (ok: boolean | null): string => (ok === null ? "—" : ok ? "met" : "**not met**");
@@ -361,12 +354,7 @@ async function main(): Promise<void> {
   out.push(`| synthetic-64 kernel vs the memcpy probe's bandwidth limit | ≤ 4× | ${range(bandwidthRatio, f1)}× | ${met(bandwidthRatio.median <= 4)} |`);
   out.push(`| two workers vs one, N = 5,000 (bit-equal: test/crowd/crowd-workers.test.ts) | ≥ 1.7× | ${range(twoVsOne, f2)}× | ${met(twoW >= 1.7)} |`);
   out.push(`| four workers vs one, N = 5,000 | ≥ 3× on ≥ 4 cores | ${fourVsOne ? `${range(fourVsOne, f2)}×` : `skipped: ${cores} cores`} | ${met(fourVsOne ? fourVsOne.median >= 3 : null)} |`);
-  if (c30) {
-    out.push(`| compression ratio at 30 fps, CMU + robot | ≥ 21.8:1 | ${f2(c30.all.ratio)}:1 (CMU alone ${f2(c30.cmu.ratio)}:1, robot ${f2(c30.robot.ratio)}:1) | ${met(c30.all.ratio >= 21.8)}${c30.cmu.ratio < 21.8 ? " (CMU alone not)" : ""} |`);
-    out.push(`| max error at 30 fps, 1 m virtual vertices | ≤ 0.1 mm | ${c30.all.maxErrorMm.toFixed(4)} mm | ${met(c30.all.maxErrorMm <= 0.1)} |`);
-    out.push(`| decompress one pose per character (1,000 characters, CMU 131_01, 60 Hz; nlerp between keys as ACL) | ≤ 50 ns/joint | ${f1(c30.decompressNsPerJoint)} (${f1(c30.decompressSpread[0])}–${f1(c30.decompressSpread[1])}) ns; exact slerp ${f1(c30.decompressNsPerJointSlerp)} ns | ${met(c30.decompressNsPerJoint <= 50)} |`);
-    out.push(`| compress a 1-minute clip (131_01 played forward and back to 66 s) at 30 fps | < 2 s | ${f2(c30.oneMinuteSeconds)} s | ${met(c30.oneMinuteSeconds < 2)} |`);
-  }
+  if (c30) out.push(...compressionTargetRows(c30, met));
   out.push(`| allocation per frame, steady state (kernel crowd) | 0 B | ${Math.round(head.agAllocPerFrame)} B (robot ${Math.round(robotRow.agAllocPerFrame)} B) | ${met(head.agAllocPerFrame === 0 && robotRow.agAllocPerFrame === 0)} |`);
   out.push(`| memory per character (robot, N = 1,000) | printed | ${kb(robotRow.agBytesPerChar)} KiB (${kb(robotRow.agBytesPerCharLocal)} KiB with local poses; three.js ${kb(robotRow.threeBytesPerChar)} KiB) | |`);
   out.push(`| scaling 1 … 10,000 characters | linear | µs/character at 10,000 ÷ at 100 = ${f2(linearity)} | ${met(linearity <= 1.5)} |`);
@@ -400,13 +388,7 @@ async function main(): Promise<void> {
     fourWorkerSpeedup: fourVsOne ? round2(fourVsOne.median) : null,
     cores,
     memcpyGBps: round2(bytesPerNs.median),
-    compressionRatio30fps: c30 ? round2(c30.all.ratio) : null,
-    compressionRatio30fpsCmu: c30 ? round2(c30.cmu.ratio) : null,
-    compressionRatio30fpsRobot: c30 ? round2(c30.robot.ratio) : null,
-    maxErrorMm30fps: c30 ? Number(c30.all.maxErrorMm.toFixed(4)) : null,
-    decompressNsPerJoint: c30 ? round2(c30.decompressNsPerJoint) : null,
-    decompressNsPerJointSlerp: c30 ? round2(c30.decompressNsPerJointSlerp) : null,
-    compressOneMinuteSeconds: c30 ? round2(c30.oneMinuteSeconds) : null,
+    ...compressionJson(c30),
     compression30fpsNote: c30Note,
     scaling: scale.map((s) => ({ n: s.n, msPerFrame: Number(s.agMs.median.toPrecision(4)), usPerCharacter: Number(((s.agMs.median * 1000) / s.n).toPrecision(4)), threeMsPerFrame: s.threeMs ? Number(s.threeMs.median.toPrecision(4)) : null })),
     seconds: Math.round((Date.now() - started) / 100) / 10,

@@ -8,7 +8,7 @@ import { decodeKey, deriveTrack, MAX_COARSE_SHIFT, TrackEncoding, type Compresse
  * The `.agc` container (animgraph compressed clips), little-endian, every section 4-byte aligned.
  * Layout (docs/compression.md has the table):
  *
- *   "AGC1" | u32 version (3) | u32 clipCount | u32 jointCount
+ *   "AGC1" | u32 version (4) | u32 clipCount | u32 jointCount
  *   joints: per joint i16 parent, u16 nameBytes, UTF-8 name, pad to 4, rest t (3 f32) r (4 f32) s (3 f32)
  *   clips: per clip a 32-byte header
  *     u32 blockBytes (header + tracks) | u32 frameCount | f64 sampleRate | f32 startTime | f32 duration
@@ -23,7 +23,7 @@ import { decodeKey, deriveTrack, MAX_COARSE_SHIFT, TrackEncoding, type Compresse
  */
 export const AGC_MAGIC = "AGC1";
 /** Format version written after the magic; `readAgc` refuses any other (`E_AGC_VERSION`). */
-export const AGC_VERSION = 3;
+export const AGC_VERSION = 4;
 
 const LOOP_MODES: readonly LoopMode[] = ["loop", "clamp", "pingpong"];
 const PATHS: readonly TrackPath[] = ["translation", "rotation", "scale"];
@@ -159,7 +159,10 @@ export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
     const magic = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
     if (magic !== AGC_MAGIC) fail("E_AGC_MAGIC", 0, `not an animgraph compressed-clip file (magic "${magic}", expected "${AGC_MAGIC}")`);
     const version = view.getUint32(4, true);
-    if (version !== AGC_VERSION) fail("E_AGC_VERSION", 4, `version ${version} is not supported (this reader reads ${AGC_VERSION})`);
+    if (version !== AGC_VERSION) {
+      const why = version < AGC_VERSION ? "an older format; recompress its source with animgraph compress" : "written by a newer animgraph";
+      fail("E_AGC_VERSION", 4, `version ${version} is not supported (this reader reads version ${AGC_VERSION}; version ${version} is ${why})`);
+    }
     const clipCount = view.getUint32(8, true);
     const J = view.getUint32(12, true);
     if (J > 0x7fff) fail("E_AGC_RANGE", 12, `${J} joints; the limit is 32767`);

@@ -40,6 +40,14 @@ export const HEADER_WIDTH_ORDER = 0;
 export const MAX_COARSE_SHIFT = 4;
 /** A step code's value for s = s0. Codes are 0…255: s0 · 2^−8 … s0 · 2^23.875 in steps of 2^(1/8). */
 export const STEP_CODE_ONE = 64;
+/**
+ * Bits of an explicit dropped-component index. A rotation block whose header flag is set stores one
+ * before each of its keys' residuals (coarse and fine): the component of the key itself to restore,
+ * instead of the prediction's largest. After a jump in the source the prediction can be far from the
+ * key, and its largest component may be near 0 in the key, where √(1 − a² − b² − c²) amplifies the
+ * residuals' rounding without bound.
+ */
+export const EXPLICIT_BITS = 2;
 
 // 2^(k/8), k = 0…7, as exact literals: `stepFor` must give the same double in every engine (Math.pow
 // may differ in its last bit), so decoding a file is reproducible everywhere.
@@ -71,7 +79,7 @@ export interface CompressedTrack {
   readonly coarse: Float32Array;
   /** Derived: bit offset in `data` of each block's first fine residual. */
   readonly blockOffset: Uint32Array;
-  /** Derived: per block 4 bytes, the fine residual widths of the three stored components and their sum. */
+  /** Derived: per block 4 bytes, the fine residual widths of the three stored components and the bits of one key (their sum, + 2 in an explicit rotation block). */
   readonly blockWidth: Uint8Array;
   /** Derived: per block the fine step. */
   readonly blockStep: Float64Array;
@@ -176,7 +184,7 @@ export function droppedComponent(px: number, py: number, pz: number, pw: number)
  */
 export function reconstruct(
   out: Float32Array, o: number, rotation: boolean, px: number, py: number, pz: number, pw: number,
-  q0: number, q1: number, q2: number, s: number,
+  q0: number, q1: number, q2: number, s: number, dropped = -1,
 ): void {
   if (!rotation) {
     out[o] = px + q0 * s;
@@ -184,7 +192,7 @@ export function reconstruct(
     out[o + 2] = pz + q2 * s;
     return;
   }
-  const d = droppedComponent(px, py, pz, pw);
+  const d = dropped >= 0 ? dropped : droppedComponent(px, py, pz, pw);
   let a: number, b: number, c: number, sign: number;
   if (d === 3) { a = px; b = py; c = pz; sign = pw; }
   else if (d === 2) { a = px; b = py; c = pw; sign = pz; }
@@ -216,10 +224,10 @@ export function reconstruct(
  * fine keys between two coarse keys ever straddles a sign flip.
  */
 export function reconstructCoarse(
-  coarse: Float32Array, stride: number, j: number, p: Float64Array, q0: number, q1: number, q2: number, s: number,
+  coarse: Float32Array, stride: number, j: number, p: Float64Array, q0: number, q1: number, q2: number, s: number, dropped = -1,
 ): void {
   const o = stride * j;
-  reconstruct(coarse, o, stride === 4, p[0]!, p[1]!, p[2]!, p[3]!, q0, q1, q2, s);
+  reconstruct(coarse, o, stride === 4, p[0]!, p[1]!, p[2]!, p[3]!, q0, q1, q2, s, dropped);
   if (stride === 4) {
     const b = o - 4;
     if (coarse[o]! * coarse[b]! + coarse[o + 1]! * coarse[b + 1]! + coarse[o + 2]! * coarse[b + 2]! + coarse[o + 3]! * coarse[b + 3]! < 0) {
@@ -302,6 +310,7 @@ export function deriveTrack(
   const blockWidth = new Uint8Array(4 * blocks);
   const blockStep = new Float64Array(blocks);
   const coarseWidth = new Uint8Array(3 * blocks);
+  const explicit = new Uint8Array(blocks);
   const read: ExpGolombRead = { value: 0, bit: 0 };
   let bit = 0;
   let code = coarseCode;
@@ -321,7 +330,12 @@ export function deriveTrack(
       widths[i] = w;
       bit = read.bit;
     }
-    let sum = 0;
+    if (rotation) {
+      if (bit + 1 > totalBits) return undefined;
+      explicit[b] = readBits(data, bit, 1);
+      bit++;
+    }
+    let sum = EXPLICIT_BITS * explicit[b]!;
     for (let i = 0; i < 3; i++) {
       blockWidth[4 * b + i] = widths[i]!;
       coarseWidth[3 * b + i] = widths[3 + i]!;
@@ -337,13 +351,16 @@ export function deriveTrack(
   for (let j = 1; j < nC; j++) {
     const b = coarseFrame(F, coarseShift, j) >>> BLOCK_SHIFT;
     const w0 = coarseWidth[3 * b]!, w1 = coarseWidth[3 * b + 1]!, w2 = coarseWidth[3 * b + 2]!;
-    if (bit + w0 + w1 + w2 > totalBits) return undefined;
+    const x = EXPLICIT_BITS * explicit[b]!;
+    if (bit + x + w0 + w1 + w2 > totalBits) return undefined;
+    const dropped = x > 0 ? readBits(data, bit, x) : -1;
+    bit += x;
     const q0 = readSigned(data, bit, w0);
     const q1 = readSigned(data, bit + w0, w1);
     const q2 = readSigned(data, bit + w0 + w1, w2);
     bit += w0 + w1 + w2;
     predictCoarse(p, coarse, stride, F, coarseShift, j);
-    reconstructCoarse(coarse, stride, j, p, q0, q1, q2, sc);
+    reconstructCoarse(coarse, stride, j, p, q0, q1, q2, sc, dropped);
   }
   for (let b = 0; b < blocks; b++) {
     blockOffset[b] = bit;
@@ -393,21 +410,25 @@ export function decodeRotationKey(out: Float32Array, o: number, track: Compresse
   const w0 = width[w4]!, w1 = width[w4 + 1]!, w2 = width[w4 + 2]!, kb = width[w4 + 3]!;
   const data = track.data;
   const bit = track.blockOffset[b]! + fineIndex(f, shift) * kb;
-  let q0 = 0, q1 = 0, q2 = 0;
+  // A block with explicit dropped components stores 2 bits before each key's residuals.
+  const x = kb - w0 - w1 - w2;
+  let q0 = 0, q1 = 0, q2 = 0, dx = -1;
   if (kb > 0 && kb <= 32) {
     const wi = bit >>> 5;
     const sh = bit & 31;
     let v = data[wi]! >>> sh;
     if (sh + kb > 32) v |= data[wi + 1]! << (32 - sh);
+    if (x > 0) { dx = v & 3; v >>>= 2; }
     if (w0 > 0) q0 = (v << (32 - w0)) >> (32 - w0);
     v >>>= w0;
     if (w1 > 0) q1 = (v << (32 - w1)) >> (32 - w1);
     v >>>= w1;
     if (w2 > 0) q2 = (v << (32 - w2)) >> (32 - w2);
   } else if (kb > 32) {
-    q0 = w0 > 0 ? signed(readBits(data, bit, w0), w0) : 0;
-    q1 = w1 > 0 ? signed(readBits(data, bit + w0, w1), w1) : 0;
-    q2 = w2 > 0 ? signed(readBits(data, bit + w0 + w1, w2), w2) : 0;
+    if (x > 0) dx = readBits(data, bit, 2);
+    q0 = w0 > 0 ? signed(readBits(data, bit + x, w0), w0) : 0;
+    q1 = w1 > 0 ? signed(readBits(data, bit + x + w0, w1), w1) : 0;
+    q2 = w2 > 0 ? signed(readBits(data, bit + x + w0 + w1, w2), w2) : 0;
   }
   const s = track.blockStep[b]!;
   const c = 4 * j;
@@ -415,12 +436,15 @@ export function decodeRotationKey(out: Float32Array, o: number, track: Compresse
   const px = x0 + (coarse[c + 4]! - x0) * t, py = y0 + (coarse[c + 5]! - y0) * t;
   const pz = z0 + (coarse[c + 6]! - z0) * t, pw = v0 + (coarse[c + 7]! - v0) * t;
   // reconstruct(…, rotation = true, …), written out.
-  const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
-  let d = 0;
-  let m = ax;
-  if (ay > m) { m = ay; d = 1; }
-  if (az > m) { m = az; d = 2; }
-  if (aw > m) d = 3;
+  let d = dx;
+  if (d < 0) {
+    const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
+    d = 0;
+    let m = ax;
+    if (ay > m) { m = ay; d = 1; }
+    if (az > m) { m = az; d = 2; }
+    if (aw > m) d = 3;
+  }
   let a: number, bb: number, cc: number, sign: number;
   if (d === 3) { a = px; bb = py; cc = pz; sign = pw; }
   else if (d === 2) { a = px; bb = py; cc = pw; sign = pz; }
@@ -482,32 +506,37 @@ export function decodeRotationPair(out: Float32Array, o: number, track: Compress
   let k = r === 0 ? f + 1 : f;
   let bit = track.blockOffset[b]! + fineIndex(k, shift) * kb;
   let oo = r === 0 ? o + 4 : o;
+  const x = kb - w0 - w1 - w2;
   for (;;) {
-    let q0 = 0, q1 = 0, q2 = 0;
+    let q0 = 0, q1 = 0, q2 = 0, d = -1;
     if (kb > 0 && kb <= 32) {
       const wi = bit >>> 5;
       const sh = bit & 31;
       let v = data[wi]! >>> sh;
       if (sh + kb > 32) v |= data[wi + 1]! << (32 - sh);
+      if (x > 0) { d = v & 3; v >>>= 2; }
       if (w0 > 0) q0 = (v << (32 - w0)) >> (32 - w0);
       v >>>= w0;
       if (w1 > 0) q1 = (v << (32 - w1)) >> (32 - w1);
       v >>>= w1;
       if (w2 > 0) q2 = (v << (32 - w2)) >> (32 - w2);
     } else if (kb > 32) {
-      q0 = w0 > 0 ? signed(readBits(data, bit, w0), w0) : 0;
-      q1 = w1 > 0 ? signed(readBits(data, bit + w0, w1), w1) : 0;
-      q2 = w2 > 0 ? signed(readBits(data, bit + w0 + w1, w2), w2) : 0;
+      if (x > 0) d = readBits(data, bit, 2);
+      q0 = w0 > 0 ? signed(readBits(data, bit + x, w0), w0) : 0;
+      q1 = w1 > 0 ? signed(readBits(data, bit + x + w0, w1), w1) : 0;
+      q2 = w2 > 0 ? signed(readBits(data, bit + x + w0 + w1, w2), w2) : 0;
     }
     const t = (k - left) * inv;
     const px = x0 + (x1 - x0) * t, py = y0 + (y1 - y0) * t, pz = z0 + (z1 - z0) * t, pw = v0 + (v1 - v0) * t;
     // reconstruct(…, rotation = true, …), written out.
-    const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
-    let d = 0;
-    let m = ax;
-    if (ay > m) { m = ay; d = 1; }
-    if (az > m) { m = az; d = 2; }
-    if (aw > m) d = 3;
+    if (d < 0) {
+      const ax = Math.abs(px), ay = Math.abs(py), az = Math.abs(pz), aw = Math.abs(pw);
+      d = 0;
+      let m = ax;
+      if (ay > m) { m = ay; d = 1; }
+      if (az > m) { m = az; d = 2; }
+      if (aw > m) d = 3;
+    }
     let a: number, bb: number, cc: number, sign: number;
     if (d === 3) { a = px; bb = py; cc = pz; sign = pw; }
     else if (d === 2) { a = px; bb = py; cc = pw; sign = pz; }

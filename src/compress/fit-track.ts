@@ -1,7 +1,7 @@
 import type { TrackPath } from "../clip/clip.ts";
 import { expGolombLength, MAX_FIELD_BITS, wordsFor, writeBits, writeExpGolomb, zigzag } from "./bit-pack.ts";
 import {
-  blockCount, HEADER_CODE_ORDER, HEADER_WIDTH_ORDER, coarseCount, coarseFrame, deriveTrack, droppedComponent, isCoarse, KEYS_PER_BLOCK, predictCoarse,
+  blockCount, EXPLICIT_BITS, HEADER_CODE_ORDER, HEADER_WIDTH_ORDER, coarseCount, coarseFrame, deriveTrack, droppedComponent, isCoarse, KEYS_PER_BLOCK, predictCoarse,
   predictFine, reconstruct, reconstructCoarse, STEP_CODE_ONE, stepFor, TrackEncoding, type CompressedTrack,
 } from "./compressed-clip.ts";
 
@@ -60,6 +60,25 @@ export interface TrackCode {
   readonly decoded: Float32Array;
   /** Largest weighted key error per block (skeleton units). */
   readonly blockError: Float64Array;
+  /**
+   * Rotations: per block, whether a coarse key (explicitCoarse) or a fine key (explicitFine) in it needs
+   * an explicit dropped component; either makes the block store one for every key.
+   */
+  readonly explicitCoarse: Uint8Array;
+  readonly explicitFine: Uint8Array;
+  /** Rotations: the component each coarse key (per coarse key) and fine key (per frame) drops. */
+  readonly coarseDropped: Uint8Array;
+  readonly fineDropped: Uint8Array;
+}
+
+/** Whether block b of `code` stores explicit dropped components. */
+export function isExplicit(code: TrackCode, b: number): boolean {
+  return code.explicitCoarse[b]! + code.explicitFine[b]! > 0;
+}
+
+/** Bits a key of block b spends on its explicit dropped component (0 or EXPLICIT_BITS). */
+function explicitBits(code: TrackCode, b: number): number {
+  return isExplicit(code, b) ? EXPLICIT_BITS : 0;
 }
 
 /** What `fitTrack` gives: nothing (the rest pose does), a CONSTANT track, or a predicted one with its code. */
@@ -108,6 +127,7 @@ export function fitTrack(target: FitTarget, settings: FitSettings): FitResult {
     target, rotation, stride, weight, coarseShift: settings.coarseShift, s0, coarseCode: STEP_CODE_ONE,
     fineCodes: new Uint8Array(blocks).fill(STEP_CODE_ONE), coarse: new Float32Array(stride * nC), coarseQ: new Int32Array(3 * nC),
     fineQ: new Int32Array(3 * F), widths: new Uint8Array(6 * blocks), decoded: new Float32Array(stride * F), blockError: new Float64Array(blocks),
+    explicitCoarse: new Uint8Array(blocks), explicitFine: new Uint8Array(blocks), coarseDropped: new Uint8Array(nC), fineDropped: new Uint8Array(F),
   };
   if (!fixed) {
     // The coarsest coarse step whose keys all meet the budget.
@@ -152,17 +172,32 @@ const truth = new Float64Array(4);
 const slots = new Int32Array(3);
 
 /**
- * The residuals of value v[vo …] against the prediction in `pred` with step s, into q[qo … qo + 2]
- * (rounded, clamped to 24 bits). Rotations: the value is taken in the prediction's hemisphere and the
- * components are the prediction's stored three (`droppedComponent`).
+ * The component rotation key v[vo …] should drop against the prediction in `pred`: the prediction's
+ * largest (`droppedComponent`, implied, no bits), unless that component is less than half the key's
+ * largest in magnitude — then the key's largest, stored explicitly. Returns the component, plus 4 when it must be stored.
  */
-function quantiseResidual(q: Int32Array, qo: number, v: Float64Array, vo: number, rotation: boolean, s: number): void {
+function chooseDropped(v: Float64Array, vo: number): number {
+  const d = droppedComponent(pred[0]!, pred[1]!, pred[2]!, pred[3]!);
+  let m = 0;
+  let dm = 0;
+  for (let c = 0; c < 4; c++) {
+    const a = Math.abs(v[vo + c]!);
+    if (a > m) { m = a; dm = c; }
+  }
+  return Math.abs(v[vo + d]!) < 0.5 * m ? dm + 4 : d;
+}
+
+/**
+ * The residuals of value v[vo …] against the prediction in `pred` with step s, into q[qo … qo + 2]
+ * (rounded, clamped to 24 bits). Rotations: `d` is the dropped component, the value is taken in the
+ * hemisphere where component d has the prediction's sign, and the other three are stored.
+ */
+function quantiseResidual(q: Int32Array, qo: number, v: Float64Array, vo: number, rotation: boolean, s: number, d: number): void {
   if (rotation) {
-    // The dropped component is restored with the prediction's sign: take the value (q or −q, one
-    // rotation) whose dropped component has that sign. Normally that is also the one nearer the
-    // prediction; after a jump in the source (a glitch) it may not be, and the residual is large instead.
-    const d = droppedComponent(pred[0]!, pred[1]!, pred[2]!, pred[3]!);
-    const sign = v[vo + d]! * pred[d]! < 0 ? -1 : 1;
+    // The dropped component is restored with the prediction's sign (+ when it is 0): take the value (q
+    // or −q, one rotation) whose dropped component has that sign. Normally that is also the one nearer
+    // the prediction; after a jump in the source (a glitch) it may not be, and the residual is large instead.
+    const sign = (pred[d]! < 0) !== (v[vo + d]! < 0) ? -1 : 1;
     for (let c = 0; c < 4; c++) truth[c] = sign * v[vo + c]!;
     for (let i = 0, c = 0; c < 4; c++) if (c !== d) slots[i++] = c;
   } else {
@@ -201,6 +236,7 @@ export function encodeCoarse(code: TrackCode, stepCode: number): number {
   const nC = coarseCount(F, shift);
   const blocks = blockCount(F);
   for (let b = 0; b < blocks; b++) for (let i = 3; i < 6; i++) widths[6 * b + i] = 0;
+  code.explicitCoarse.fill(0);
   for (let c = 0; c < stride; c++) {
     coarse[c] = v[c]!;
     decoded[c] = coarse[c]!;
@@ -209,8 +245,15 @@ export function encodeCoarse(code: TrackCode, stepCode: number): number {
   for (let j = 1; j < nC; j++) {
     const f = coarseFrame(F, shift, j);
     predictCoarse(pred, coarse, stride, F, shift, j);
-    quantiseResidual(coarseQ, 3 * j, v, stride * f, rotation, s);
-    reconstructCoarse(coarse, stride, j, pred, coarseQ[3 * j]!, coarseQ[3 * j + 1]!, coarseQ[3 * j + 2]!, s);
+    let d = -1;
+    if (rotation) {
+      const choice = chooseDropped(v, stride * f);
+      d = choice & 3;
+      code.coarseDropped[j] = d;
+      if (choice > 3) code.explicitCoarse[f >>> 4] = 1;
+    }
+    quantiseResidual(coarseQ, 3 * j, v, stride * f, rotation, s, d);
+    reconstructCoarse(coarse, stride, j, pred, coarseQ[3 * j]!, coarseQ[3 * j + 1]!, coarseQ[3 * j + 2]!, s, d);
     for (let c = 0; c < stride; c++) decoded[stride * f + c] = coarse[stride * j + c]!;
     const e = code.weight * distance(decoded, stride * f, v, stride * f, stride);
     if (e > worst) worst = e;
@@ -238,12 +281,20 @@ export function encodeFineBlock(code: TrackCode, b: number, stepCode: number): n
   let w0 = 0, w1 = 0, w2 = 0;
   let worst = 0;
   const end = Math.min(F, (b + 1) * KEYS_PER_BLOCK);
+  code.explicitFine[b] = 0;
   for (let f = b * KEYS_PER_BLOCK; f < end; f++) {
     if (isCoarse(F, shift, f)) continue;
     predictFine(pred, coarse, stride, F, shift, f);
-    quantiseResidual(fineQ, 3 * f, v, stride * f, rotation, s);
+    let d = -1;
+    if (rotation) {
+      const choice = chooseDropped(v, stride * f);
+      d = choice & 3;
+      code.fineDropped[f] = d;
+      if (choice > 3) code.explicitFine[b] = 1;
+    }
+    quantiseResidual(fineQ, 3 * f, v, stride * f, rotation, s, d);
     const q0 = fineQ[3 * f]!, q1 = fineQ[3 * f + 1]!, q2 = fineQ[3 * f + 2]!;
-    reconstruct(keyScratch, 0, rotation, pred[0]!, pred[1]!, pred[2]!, pred[3]!, q0, q1, q2, s);
+    reconstruct(keyScratch, 0, rotation, pred[0]!, pred[1]!, pred[2]!, pred[3]!, q0, q1, q2, s, d);
     for (let c = 0; c < stride; c++) decoded[stride * f + c] = keyScratch[c]!;
     const e = code.weight * distance(decoded, stride * f, v, stride * f, stride);
     if (e > worst) worst = e;
@@ -265,7 +316,7 @@ export function fineBlockBits(code: TrackCode, b: number): number {
   let n = 0;
   const end = Math.min(F, (b + 1) * KEYS_PER_BLOCK);
   for (let f = b * KEYS_PER_BLOCK; f < end; f++) if (!isCoarse(F, shift, f)) n++;
-  return n * (code.widths[6 * b]! + code.widths[6 * b + 1]! + code.widths[6 * b + 2]!);
+  return n * (code.widths[6 * b]! + code.widths[6 * b + 1]! + code.widths[6 * b + 2]! + explicitBits(code, b));
 }
 
 /** Bits of the block headers under `code` (each field coded as the difference from the previous block's). */
@@ -278,6 +329,7 @@ export function headerBits(code: TrackCode): number {
     bits += expGolombLength(zigzag(code.fineCodes[b]! - prev), HEADER_CODE_ORDER);
     prev = code.fineCodes[b]!;
     for (let i = 0; i < 6; i++) bits += expGolombLength(zigzag(w[6 * b + i]! - (b > 0 ? w[6 * b - 6 + i]! : 0)), HEADER_WIDTH_ORDER);
+    if (code.rotation) bits++;
   }
   return bits;
 }
@@ -291,7 +343,7 @@ export function codeBits(code: TrackCode): number {
   const nC = coarseCount(F, shift);
   for (let j = 1; j < nC; j++) {
     const b = coarseFrame(F, shift, j) >>> 4;
-    bits += code.widths[6 * b + 3]! + code.widths[6 * b + 4]! + code.widths[6 * b + 5]!;
+    bits += code.widths[6 * b + 3]! + code.widths[6 * b + 4]! + code.widths[6 * b + 5]! + explicitBits(code, b);
   }
   for (let b = 0; b < blocks; b++) bits += fineBlockBits(code, b);
   return bits;
@@ -318,10 +370,18 @@ export function assembleTrack(code: TrackCode): CompressedTrack {
     bit = writeExpGolomb(data, bit, zigzag(code.fineCodes[b]! - prev), HEADER_CODE_ORDER);
     prev = code.fineCodes[b]!;
     for (let i = 0; i < 6; i++) bit = writeExpGolomb(data, bit, zigzag(widths[6 * b + i]! - (b > 0 ? widths[6 * b - 6 + i]! : 0)), HEADER_WIDTH_ORDER);
+    if (code.rotation) {
+      if (isExplicit(code, b)) writeBits(data, bit, 1, 1);
+      bit++;
+    }
   }
   const nC = coarseCount(F, shift);
   for (let j = 1; j < nC; j++) {
     const b = coarseFrame(F, shift, j) >>> 4;
+    if (isExplicit(code, b)) {
+      writeBits(data, bit, EXPLICIT_BITS, code.coarseDropped[j]!);
+      bit += EXPLICIT_BITS;
+    }
     for (let i = 0; i < 3; i++) {
       const w = widths[6 * b + 3 + i]!;
       if (w > 0) writeBits(data, bit, w, code.coarseQ[3 * j + i]!);
@@ -332,6 +392,10 @@ export function assembleTrack(code: TrackCode): CompressedTrack {
     const end = Math.min(F, (b + 1) * KEYS_PER_BLOCK);
     for (let f = b * KEYS_PER_BLOCK; f < end; f++) {
       if (isCoarse(F, shift, f)) continue;
+      if (isExplicit(code, b)) {
+        writeBits(data, bit, EXPLICIT_BITS, code.fineDropped[f]!);
+        bit += EXPLICIT_BITS;
+      }
       for (let i = 0; i < 3; i++) {
         const w = widths[6 * b + i]!;
         if (w > 0) writeBits(data, bit, w, code.fineQ[3 * f + i]!);

@@ -57,12 +57,16 @@ test("readAgc reports damaged files with E_AGC_* codes and byte offsets, never t
     ["empty", new Uint8Array(0), "E_AGC_TRUNCATED"],
     ["bad magic", mutate((b) => (b[0] = 0x58)), "E_AGC_MAGIC"],
     ["version 2 (key masks and range-reduced blocks)", mutate((b) => view(b).setUint32(4, 2, true)), "E_AGC_VERSION"],
-    ["version 4", mutate((b) => view(b).setUint32(4, 4, true)), "E_AGC_VERSION"],
+    ["version 3 (rotation blocks without the explicit-component flag)", mutate((b) => view(b).setUint32(4, 3, true)), "E_AGC_VERSION"],
+    ["version 5", mutate((b) => view(b).setUint32(4, 5, true)), "E_AGC_VERSION"],
     ["truncated", good.subarray(0, good.length - 9), "E_AGC_TRUNCATED"],
     ["trailing bytes", Uint8Array.from([...good, 0, 0, 0, 0]), "E_AGC_TRAILING"],
     ["parent after child", mutate((b) => view(b).setInt16(16, 3, true)), "E_AGC_RANGE"],
     ["too many clips", mutate((b) => view(b).setUint32(8, 3, true)), "E_AGC_TRUNCATED"],
   ];
+  const old = readAgc(mutate((b) => view(b).setUint32(4, 3, true)), "old.agc");
+  assert.match(old.diagnostics[0]!.message, /version 3 is not supported .*reads version 4.*recompress/);
+  assert.match(readAgc(mutate((b) => view(b).setUint32(4, 5, true)), "new.agc").diagnostics[0]!.message, /newer animgraph/);
   for (const [what, bytes, code] of rows) {
     const r = readAgc(bytes, "bad.agc");
     assert.equal(r.diagnostics.length, 1, what);

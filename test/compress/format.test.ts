@@ -211,3 +211,53 @@ test("Exp-Golomb codes round-trip and have the stated lengths; zigzag maps signe
   assert.equal(expGolombLength(0, 0), 1);
   assert.equal(expGolombLength(0, 2), 3);
 });
+
+test("rotation jumps: keys whose prediction's largest component is near 0 in the key store it explicitly and meet the budget; decoders agree (property)", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 20, max: 140 }), fc.integer({ min: 1, max: 4 }), fc.array(fc.tuple(fc.integer({ min: 1, max: 139 }), unitQuat), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom(1e-3, 1e-4, 1e-5),
+      (F, coarseShift, jumps, tolerance) => {
+        const tgt = target("rotation", F, F);
+        const v = tgt.values as Float64Array;
+        // The pose jumps to another rotation and stays there for a few frames (a seam or a bad capture).
+        for (const [at, q] of jumps) for (let f = at; f < Math.min(F, at + 3); f++) v.set(q, 4 * f);
+        for (let f = 1; f < F; f++) {
+          let dot = 0;
+          for (let c = 0; c < 4; c++) dot += v[4 * f + c]! * v[4 * f - 4 + c]!;
+          if (dot < 0) for (let c = 0; c < 4; c++) v[4 * f + c] = -v[4 * f + c]!;
+        }
+        const { track, code } = fitTrack(tgt, { tolerance, fixedStep: 0, coarseShift });
+        assert.ok(track && code);
+        const key = new Float32Array(8);
+        const pair = new Float32Array(8);
+        for (let f = 0; f < F; f++) {
+          decodeKey(key, 0, track, f);
+          let d = 0, e = 0;
+          for (let c = 0; c < 4; c++) {
+            assert.equal(key[c], code.decoded[4 * f + c], `frame ${f}`);
+            d += (key[c]! - v[4 * f + c]!) ** 2;
+            e += (key[c]! + v[4 * f + c]!) ** 2;
+          }
+          // Weight 2L = 1: the budget is a chord; float32 storage of the key adds up to ~1e-7.
+          assert.ok(Math.sqrt(Math.min(d, e)) <= tolerance + 2e-7, `frame ${f}: ${Math.sqrt(Math.min(d, e))} > ${tolerance}`);
+          if (f + 1 < F) {
+            decodeRotationPair(pair, 0, track, f);
+            decodeKey(key, 4, track, f + 1);
+            assert.deepEqual(pair, key, `pair at ${f}`);
+          }
+        }
+        const again = deriveTrack(track.encoding, F, coarseShift, track.coarseCode, track.params, track.data);
+        assert.ok(again);
+        assert.deepEqual(again.coarse, track.coarse);
+        assert.equal(Math.ceil(again.bitLength / 32), track.data.length);
+      },
+    ),
+  );
+});
+
+test("a smooth rotation needs no explicit components: no block pays for them", () => {
+  const { code } = fitTrack(target("rotation", 200, 3), { tolerance: 1e-4, fixedStep: 0, coarseShift: 2 });
+  assert.ok(code);
+  assert.equal(code.explicitCoarse.reduce((a, b) => a + b, 0) + code.explicitFine.reduce((a, b) => a + b, 0), 0);
+});
