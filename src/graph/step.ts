@@ -3,6 +3,7 @@ import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import { applyLayerAt } from "../blend/apply-layer.ts";
 import { crossfadeAt } from "../blend/crossfade.ts";
 import { addPoseOffsetAt, inertialDecayAt, poseDifferenceAt } from "../blend/pose-offset.ts";
+import { deadBlendAt, deadBlendWeightAt, extrapolatePoseAt, extrapolationRatesInto, resetDirections } from "../blend/dead-blend.ts";
 import { applyIkLayers } from "./ik-layers.ts";
 import { sampleClipAt } from "../clip/sample-clip.ts";
 import { wrapTimeAt } from "../clip/wrap-time.ts";
@@ -201,7 +202,8 @@ function updateMachine(inst: GraphInstance, mi: MachineInstance): void {
     const d = tr.duration;
     e.progress = e.elapsed >= d ? 1 : e.elapsed / d;
     val[WEIGHT] = e.progress;
-    evaluateCurveAt(tr.curve, val, WEIGHT);
+    if (tr.blend === BLEND.deadBlend) deadBlendWeightAt(tr.curve, val, WEIGHT);
+    else evaluateCurveAt(tr.curve, val, WEIGHT);
     // An inertialization shows its target alone (plus the decaying offset): the target has all the weight.
     e.weight = tr.blend === BLEND.inertialize ? 1 : val[WEIGHT]!;
   }
@@ -224,7 +226,16 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
   // Inertialize and deadBlend start from the machine's output as it is, whatever is running: captured
   // before anything changes, then the stack is dropped (its pose lives on in the capture).
   const inertial = t !== null && duration > 0 && t.blend !== BLEND.crossfade && mi.inertial !== null;
-  if (inertial) captureSource(inst, mi, mi.inertial!);
+  if (inertial) {
+    captureSource(inst, mi, mi.inertial!);
+    if (t.blend === BLEND.deadBlend) {
+      // The source's velocity decays at the transition's rate (halved after half its duration), or
+      // faster for a joint that would otherwise turn more than ⅜ of a turn (src/blend/dead-blend.ts).
+      const times = mi.inertial!.times;
+      times[SCRATCH] = HALF_DECAY / (DEAD_BLEND_HALFLIFE * duration);
+      extrapolationRatesInto(mi.inertial!.rates, mi.inertial!.velocity, times, SCRATCH);
+    }
+  }
   if (t) for (let i = 0; i < t.triggerSlots.length; i++) inst.params[t.triggerSlots[i]!] = 0;
   if (mi.depth > 0) {
     const top = mi.stack[mi.depth - 1]!;
@@ -606,6 +617,7 @@ function rememberOutput(ine: InertialState, out: Pose): void {
 function captureSource(inst: GraphInstance, mi: MachineInstance, ine: InertialState): void {
   const times = ine.times;
   ine.phase = 0;
+  resetDirections(ine.directions);
   if (ine.history === 0 || times[NOW]! - times[LAST]! > STALE_HISTORY) {
     foldMachine(inst, mi, ine.source);
     times[SOURCE_TIME] = times[NOW]!;
@@ -627,17 +639,12 @@ function evaluateFirstEntry(inst: GraphInstance, mi: MachineInstance, e: StackEn
   // τ: seconds since the captured source pose.
   times[SCRATCH] = times[NOW]! - times[SOURCE_TIME]!;
   if (tr.blend === BLEND.deadBlend) {
-    // E(τ) = source ⊕ v·k(τ): the source drifts on with its velocity, which decays as (1 + λτ)·e^(−λτ)
-    // (flat at τ = 0, so the decay itself adds no acceleration at the start), k(τ) its integral
-    // (2 − (2 + λτ)·e^(−λτ)) / λ; then the usual crossfade to the target by the curve's weight.
-    const lambda = HALF_DECAY / (DEAD_BLEND_HALFLIFE * tr.duration);
-    const lt = lambda * times[SCRATCH]!;
-    times[SCRATCH] = (2 - (2 + lt) * Math.exp(-lt)) / lambda;
-    addPoseOffsetAt(out, ine.source, ine.velocity, null, times, SCRATCH);
-    const tmp = acquire(inst);
-    evaluateState(inst, mi, e.to, tmp);
+    // E(τ): the source drifting on with its decaying velocity; then the blend from E to the target.
+    const ext = acquire(inst);
+    extrapolatePoseAt(ext, ine.source, ine.velocity, ine.rates, times, SCRATCH);
+    evaluateState(inst, mi, e.to, out);
     val[WEIGHT] = e.weight;
-    crossfadeAt(out, out, tmp, val, WEIGHT, inst.graph.options.quatMode);
+    deadBlendAt(out, out, ext, ine.directions, val, WEIGHT);
     release(inst);
     return;
   }

@@ -51,14 +51,25 @@ function pairGraph(p: Pair, blend: Mode, duration: number): CompiledGraph {
 
 /** The continuity figure of a transition fired at frame `at` (≥ 2), measured from the output poses. */
 function firstFrameJump(g: CompiledGraph, at: number): number {
+  return transitionJumps(g, at, 0).first;
+}
+
+/**
+ * A transition fired at frame `at` (≥ 2), measured from the output poses: its first frame's jump, and the
+ * largest jump over it and the `after` frames that follow (the whole transition when `after` covers its
+ * duration, plus a frame or two of the target alone).
+ */
+function transitionJumps(g: CompiledGraph, at: number, after: number): { first: number; whole: number } {
   const inst = createInstance(g);
   const meter = createContinuityMeter(g.skeleton.jointCount);
-  let jump = NaN;
-  for (let k = 0; k <= at; k++) {
+  let first = NaN, whole = 0;
+  for (let k = 0; k <= at + after; k++) {
     if (k === at) trigger(inst, "go");
-    jump = meter.push(step(g, inst, DT).pose, DT);
+    const jump = meter.push(step(g, inst, DT).pose, DT);
+    if (k === at) first = jump;
+    if (k >= at) whole = Math.max(whole, jump);
   }
-  return jump;
+  return { first, whole };
 }
 
 /** The jump at frame `at` when nothing fires (the motion's own). */
@@ -70,12 +81,26 @@ function ownJump(g: CompiledGraph, at: number): number {
   return jump;
 }
 
-/** Per mode, the first-frame jumps of transitions started at `count` successive frames from `start`. */
-function jumpsOverPhases(p: Pair, duration: number, start = 60, count = 30): Record<Mode, number[]> {
-  const out = { crossfade: [] as number[], inertialize: [] as number[], deadBlend: [] as number[] };
+interface ModeJumps {
+  /** Per start frame, the first frame's jump (rad/s). */
+  readonly first: number[];
+  /** Per start frame, the largest jump over the whole transition and two frames after it. */
+  readonly whole: number[];
+}
+
+/** Per mode, the jumps of transitions started at `count` successive frames from `start`. */
+function jumpsOverPhases(p: Pair, duration: number, start = 60, count = 40): Record<Mode, ModeJumps> {
+  const out = {} as Record<Mode, ModeJumps>;
+  const after = Math.ceil(duration / DT) + 2;
   for (const mode of MODES) {
     const g = pairGraph(p, mode, duration);
-    for (let f = 0; f < count; f++) out[mode].push(firstFrameJump(g, start + f));
+    const first: number[] = [], whole: number[] = [];
+    for (let f = 0; f < count; f++) {
+      const j = transitionJumps(g, start + f, after);
+      first.push(j.first);
+      whole.push(j.whole);
+    }
+    out[mode] = { first, whole };
   }
   return out;
 }
@@ -91,36 +116,39 @@ function clipsOf(gltf: typeof robot): { skeleton: Skeleton; clips: Clip[] } {
 }
 
 /**
- * The bound of issue 18: an inertialized transition's first frame jumps at most half as much as the
- * crossfade's, started at the same frame. Dead blending crossfades too (from the extrapolated source,
- * by the same curve), so its first frame moves toward the target as much as the crossfade's: it is held
- * to no worse than the crossfade (it is better where the source clip's own velocity changes at that
- * frame, which the extrapolation does not have). The test prints the medians.
+ * The bound of issue 18: an inertialized or dead-blended transition's first frame jumps at most half as
+ * much as the crossfade's started at the same frame — at every one of 40 start frames. Over the whole
+ * transition a dead blend must not be worse than the crossfade either: the median over the start frames
+ * of its largest frame-to-frame jump is held to the crossfade's (the clips' own keyframe jumps, identical
+ * in both, dominate that figure; 1 % covers the blend weighting them a little differently).
  */
 function checkPair(name: string, p: Pair, duration: number): void {
   const j = jumpsOverPhases(p, duration);
-  const detail = `${name}: crossfade ${j.crossfade.map((x) => x.toFixed(2)).join(" ")}\ninertialize ${j.inertialize.map((x) => x.toFixed(2)).join(" ")}\ndeadBlend ${j.deadBlend.map((x) => x.toFixed(2)).join(" ")}`;
-  for (let f = 0; f < j.crossfade.length; f++) {
-    const cf = j.crossfade[f]!;
+  const row = (m: Mode, k: keyof ModeJumps) => `${m} ${k}: ${j[m][k].map((x) => x.toFixed(2)).join(" ")}`;
+  const detail = `${name}:\n${MODES.flatMap((m) => [row(m, "first"), row(m, "whole")]).join("\n")}`;
+  for (let f = 0; f < j.crossfade.first.length; f++) {
+    const cf = j.crossfade.first[f]!;
     assert.ok(Number.isFinite(cf), detail);
-    assert.ok(j.inertialize[f]! <= 0.5 * cf + 1e-3, `inertialize at phase ${f}: ${j.inertialize[f]} vs crossfade ${cf}\n${detail}`);
-    assert.ok(j.deadBlend[f]! <= 1.25 * cf + 0.05, `deadBlend at phase ${f}: ${j.deadBlend[f]} vs crossfade ${cf}\n${detail}`);
+    assert.ok(j.inertialize.first[f]! <= 0.5 * cf + 1e-3, `inertialize at phase ${f}: ${j.inertialize.first[f]} vs crossfade ${cf}\n${detail}`);
+    assert.ok(j.deadBlend.first[f]! <= 0.5 * cf + 1e-3, `deadBlend at phase ${f}: ${j.deadBlend.first[f]} vs crossfade ${cf}\n${detail}`);
   }
+  const wholeRatio = median(j.deadBlend.whole.map((x, f) => x / j.crossfade.whole[f]!));
+  assert.ok(wholeRatio <= 1.01, `deadBlend's largest jump over the transition: median ${wholeRatio.toFixed(3)}× the crossfade's\n${detail}`);
 }
 
-test("robot walk → run and idle → jump: inertialize jumps ≤ 0.5× crossfade at every start frame", () => {
+test("robot walk → run and idle → jump: inertialize and deadBlend jump ≤ 0.5× crossfade at every start frame", () => {
   const { skeleton, clips } = clipsOf(robot);
   checkPair("Walking → Running", { skeleton, clips, from: "Walking", to: "Running" }, 0.3);
   checkPair("Idle → Jump", { skeleton, clips, from: "Idle", to: "Jump" }, 0.2);
 });
 
-test("Fox survey → walk → run: inertialize jumps ≤ 0.5× crossfade", () => {
+test("Fox survey → walk → run: inertialize and deadBlend jump ≤ 0.5× crossfade", () => {
   const { skeleton, clips } = clipsOf(fox);
   checkPair("Survey → Walk", { skeleton, clips, from: "Survey", to: "Walk" }, 0.25);
   checkPair("Walk → Run", { skeleton, clips, from: "Walk", to: "Run" }, 0.25);
 });
 
-test("CMU BVH 131_03 (120 Hz mocap), one take to a point 3 s later: inertialize jumps ≤ 0.5× crossfade", { skip: !HAVE_SHARED_ASSETS }, () => {
+test("CMU BVH 131_03 (120 Hz mocap), one take to a point 3 s later: inertialize and deadBlend jump ≤ 0.5× crossfade", { skip: !HAVE_SHARED_ASSETS }, () => {
   const bvh = loadBvh(sharedAsset("bvh-cmu-131/131_03.bvh"));
   assert.ok(bvh.skeleton && bvh.clip);
   const name = bvh.clip.name;
