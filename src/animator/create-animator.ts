@@ -1,5 +1,5 @@
 import type { Clip } from "../clip/clip.ts";
-import { compareDiagnostics, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { compareDiagnostics, hasErrorsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { argumentError, expectInteger, expectOptionalObject, expectSkeleton, invalidValue } from "../errors/check-argument.ts";
 import { compileLintedGraph } from "../graph/compile-graph.ts";
 import type { CompiledGraph, RuntimeOptions } from "../graph/compiled-graph.ts";
@@ -63,8 +63,8 @@ export function createAnimator(spec: GraphSpecInput, character: AnimatorCharacte
   const { skeleton, clips, diagnostics: loadDiagnostics } = characterParts(fn, character, options.skeleton ?? 0);
   const parsed = resolveGraphSpec(fn, "spec", spec, options.file === undefined ? {} : { file: options.file });
   const diagnostics = [...loadDiagnostics, ...parsed.diagnostics];
-  if (!parsed.spec || !skeleton || hasErrors(loadDiagnostics)) {
-    if (!skeleton && !hasErrors(diagnostics)) {
+  if (!parsed.spec || !skeleton || hasErrorsUnchecked(loadDiagnostics)) {
+    if (!skeleton && !hasErrorsUnchecked(diagnostics)) {
       diagnostics.push({ code: "E_NO_SKELETON", severity: "error", file: options.file ?? "<character>", pointer: "", message: "the character has no skeleton to animate" });
     }
     return { ok: false, ...(skeleton ? { skeleton } : {}), diagnostics: diagnostics.sort(compareDiagnostics) };
@@ -81,7 +81,7 @@ export function createAnimator(spec: GraphSpecInput, character: AnimatorCharacte
     for (const d of lintGraph(source, { clips: clipInfo, joints: skeleton.names })) if (!seen.has(`${d.code} ${d.pointer}`)) all.push(d);
   }
   all.sort(compareDiagnostics);
-  if (!compiled.graph || hasErrors(all)) return { ok: false, skeleton, diagnostics: all };
+  if (!compiled.graph || hasErrorsUnchecked(all)) return { ok: false, skeleton, diagnostics: all };
   return { ok: true, graph: compiled.graph, instance: createInstance(compiled.graph), skeleton, diagnostics: all };
 }
 

@@ -1,3 +1,5 @@
+import { argumentError } from "../errors/check-argument.ts";
+
 /**
  * Orders strings by Unicode code point, as Python compares `str`. JavaScript's `<` compares UTF-16
  * units, which puts an astral character (a surrogate pair, 0xD800–0xDFFF) before U+E000–U+FFFF, while
@@ -22,5 +24,11 @@ export function compareCodePoints(a: string, b: string): number {
 
 /** A sorted copy, by code point (Python's `sorted` on a list of `str`). */
 export function sortedByCodePoint(values: Iterable<string>): string[] {
-  return [...values].sort(compareCodePoints);
+  // A string is iterable too, but sorting its characters is never what a caller of this meant.
+  if (typeof values !== "object" || values === null || typeof (values as Partial<Iterable<string>>)[Symbol.iterator] !== "function") {
+    throw argumentError("sortedByCodePoint", "values", "an iterable of strings (an array, a Set)", values);
+  }
+  const out = [...values];
+  for (let i = 0; i < out.length; i++) if (typeof out[i] !== "string") throw argumentError("sortedByCodePoint", `values[${i}]`, "a string", out[i]);
+  return out.sort(compareCodePoints);
 }

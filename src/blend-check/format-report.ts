@@ -1,11 +1,20 @@
 import type { BlendCheckReport } from "./analyze-blend-spec.ts";
+import { expectShape, type FieldKind } from "../errors/check-shape.ts";
 import { dumpPythonJson } from "./python-json-dump.ts";
+
+const REPORT = "a BlendCheckReport (from analyzeBlendSpec)";
+const REPORT_SHAPE: Readonly<Record<string, FieldKind>> = {
+  project: "string", blendSpace: "string", sampleCount: "number", queryCount: "number", transitionCount: "number", badSamples: "array",
+  missingClipRefs: "array", danglingTransitions: "array", outOfBudget: "array", duplicateTransitions: "array", weights: "array",
+  weightDigest: "string", transitionDigest: "string",
+};
 
 /**
  * The human summary, line by line, exactly as the Python reference prints it (without its final
  * `wrote <file>` line, which the caller adds when it wrote a file).
  */
 export function formatBlendSummary(report: BlendCheckReport): string[] {
+  expectShape("formatBlendSummary", "report", report, REPORT, REPORT_SHAPE);
   return [
     `samples=${report.sampleCount} queries=${report.weights.length} transitions=${report.transitionCount}`,
     `dangling=${report.danglingTransitions.length} outOfBudget=${report.outOfBudget.length} ` +
@@ -20,6 +29,7 @@ export function formatBlendSummary(report: BlendCheckReport): string[] {
 
 /** The report file's text, byte for byte what the reference's `json.dump(…, indent=2, sort_keys=True)` + "\n" writes. */
 export function formatBlendReportJson(report: BlendCheckReport): string {
+  expectShape("formatBlendReportJson", "report", report, REPORT, REPORT_SHAPE);
   return dumpPythonJson({
     project: report.project,
     blendSpace: report.blendSpace,

@@ -45,15 +45,11 @@ export function checkOutputFile(ctx: CliContext, label: string, inputs: readonly
  * returns false; nothing is left behind.
  */
 export function writeOutputFile(ctx: CliContext, out: OutputFile, data: string | Uint8Array): boolean {
-  try {
-    writeFileAtomic(out.path, data);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    ctx.printDiagnostics([{ code: "E_FILE_WRITE", severity: "error", file: out.label, pointer: "", message: `cannot write the file (${code})` }]);
-    ctx.exitCode = ExitCode.Unusable;
-    return false;
-  }
+  const failed = writeFileAtomic(out.path, data, out.label);
+  if (failed.length === 0) return true;
+  ctx.printDiagnostics(failed);
+  ctx.exitCode = ExitCode.Unusable;
+  return false;
 }
 
 function statOrUndefined(path: string): Stats | undefined {

@@ -1,3 +1,4 @@
+import { expectString } from "../errors/check-argument.ts";
 import { localToModel } from "../pose/local-to-model.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
@@ -9,6 +10,7 @@ const METRES: Record<string, number> = { mm: 1e-3, cm: 1e-2, m: 1 };
  * negative, zero or non-finite value gives undefined (the caller reports it).
  */
 export function parseLength(text: string): number | undefined {
+  expectString("parseLength", "text", text);
   const m = LENGTH.exec(text.trim());
   if (!m) return undefined;
   const value = Number(`${m[1]!}e${m[2] ?? "0"}`) * METRES[m[3]!.toLowerCase()]!;

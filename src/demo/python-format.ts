@@ -1,4 +1,5 @@
 // Python-compatible number formatting, so a port prints the same bytes as the Python original.
+import { expectInteger, expectNumber, expectString } from "../errors/check-argument.ts";
 
 const view = new DataView(new ArrayBuffer(8));
 
@@ -8,7 +9,8 @@ const view = new DataView(new ArrayBuffer(8));
  * → "0.13", Python "0.12") and on negative zero (Python keeps the sign: "-0.00"). Pure, exact (BigInt).
  */
 export function formatFixed(x: number, digits: number): string {
-  if (!Number.isInteger(digits) || digits < 0 || digits > 100) throw new RangeError(`formatFixed: bad digit count ${digits}`);
+  expectNumber("formatFixed", "x", x);
+  expectInteger("formatFixed", "digits", digits, 0, 100);
   if (Number.isNaN(x)) return "nan";
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
@@ -44,8 +46,13 @@ export function formatFixed(x: number, digits: number): string {
   return (negative ? "-" : "") + text;
 }
 
+/** Widest field padRight pads to (a wider one is a caller's bug, not a layout). */
+const MAX_PAD_WIDTH = 1 << 20;
+
 /** Python's `'%-Ns' % s`: left-justified in a field of `width` code points. */
 export function padRight(s: string, width: number): string {
+  expectString("padRight", "s", s);
+  expectInteger("padRight", "width", width, 0, MAX_PAD_WIDTH);
   const n = [...s].length;
   return n >= width ? s : s + " ".repeat(width - n);
 }

@@ -1,3 +1,5 @@
+import { DIAGNOSTIC_SHAPE, expectArrayOfShape, expectShape, type FieldKind } from "../errors/check-shape.ts";
+
 /** How serious a finding is. `error` makes an input unusable or a graph wrong; `warning` is suspicious. */
 export type Severity = "error" | "warning" | "info";
 
@@ -19,6 +21,8 @@ export interface Diagnostic {
   /** 1-based column (in UTF-16 units) of the offending value, when the source text is known. */
   readonly column?: number;
 }
+
+const SEVERITY_ONLY: Readonly<Record<string, FieldKind>> = { severity: "string" };
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -42,6 +46,7 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
  * cannot forge a second diagnostic line) and each part is cut to a readable length.
  */
 export function formatDiagnostic(d: Diagnostic): string {
+  expectShape("formatDiagnostic", "d", d, "a Diagnostic", DIAGNOSTIC_SHAPE);
   const where = d.pointer === "" ? "" : `${echo(d.pointer, MAX_ECHOED_POINTER)}: `;
   const level = d.severity === "error" ? "" : `${d.severity}: `;
   return `${echo(d.file, MAX_ECHOED_POINTER)}: ${where}${level}${echo(d.message, MAX_ECHOED_MESSAGE)} [${echo(d.code, 64)}]`;
@@ -68,6 +73,12 @@ export function echo(text: string, max = MAX_ECHOED_MESSAGE): string {
 
 /** True when any diagnostic has severity `error` (warnings and infos alone leave an input usable). */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  expectArrayOfShape("hasErrors", "diagnostics", diagnostics, "Diagnostic", SEVERITY_ONLY);
+  return hasErrorsUnchecked(diagnostics);
+}
+
+/** `hasErrors` without the argument check, for the library's own diagnostics. */
+export function hasErrorsUnchecked(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }
 

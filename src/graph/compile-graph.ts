@@ -20,7 +20,7 @@ import { compileMirrorMap, type MirrorMap } from "../mirror/mirror-map.ts";
 import { mirrorClipWithMap } from "../mirror/mirror-clip.ts";
 import { mirrorProceduralClip } from "../mirror/mirror-procedural-clip.ts";
 import { argumentError, expectOneOf, expectOptionalObject, expectSkeleton, rangeError } from "../errors/check-argument.ts";
-import { locateDiagnostics } from "../spec/locate-pointer.ts";
+import { locateDiagnosticsUnchecked } from "../spec/locate-pointer.ts";
 import { resolveGraphSpec, type GraphSpecInput } from "../spec/resolve-graph-spec.ts";
 
 /** What `compileGraph` returns: the compiled graph (when nothing is an error) and every finding. */
@@ -128,7 +128,7 @@ function compileInput(
   const result = compile(resolved.spec, skeleton, clips, options, lint);
   if (!resolved.document) return result;
   // Parsed here from text or an object: its findings get the document's positions.
-  const diagnostics = [...resolved.diagnostics, ...locateDiagnostics(resolved.document, result.diagnostics)];
+  const diagnostics = [...resolved.diagnostics, ...locateDiagnosticsUnchecked(resolved.document, result.diagnostics)];
   return result.graph ? { graph: result.graph, diagnostics } : { diagnostics };
 }
 

@@ -1,6 +1,8 @@
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
 import { echo } from "../diagnostics/diagnostic.ts";
+import { expectNumber, expectNumberArray } from "../errors/check-argument.ts";
+import { expectArrayOfShape, expectShape, type FieldKind } from "../errors/check-shape.ts";
 import type { TransitionBlend } from "../spec/graph-spec.ts";
 
 /** A plain, JSON-ready picture of one step (for tools: the CLI's `run`, the studio). Allocates. */
@@ -96,8 +98,18 @@ function fixed(v: number, digits: number): string {
   return s.startsWith("-") && Number(s) === 0 ? s.slice(1) : s;
 }
 
+const SNAPSHOT_SHAPE: Readonly<Record<string, FieldKind>> = { layers: "array", events: "array" };
+const LAYER_SHAPE: Readonly<Record<string, FieldKind>> = { name: "string", weight: "number", state: "string", transitions: "array", nested: "array" };
+const EVENT_SHAPE: Readonly<Record<string, FieldKind>> = { type: "string" };
+
 /** One human-readable line per step: time, each layer's state and crossfades, the events, the root motion. */
 export function formatStepLine(t: number, snap: StepSnapshot): string {
+  const fn = "formatStepLine";
+  expectNumber(fn, "t", t);
+  expectShape(fn, "snap", snap, "a StepSnapshot (from describeStep)", SNAPSHOT_SHAPE);
+  expectArrayOfShape(fn, "snap.layers", snap.layers, "LayerSnapshot", LAYER_SHAPE);
+  expectArrayOfShape(fn, "snap.events", snap.events, "EventSnapshot", EVENT_SHAPE);
+  expectNumberArray(fn, "snap.rootDelta", snap.rootDelta, 4);
   const layers = snap.layers.map((l) => {
     const fades = l.transitions.map((x) => ` [${x.from}→${x.to} s=${fixed(x.progress, 2)} w=${fixed(x.weight, 2)}${x.blend === "crossfade" ? "" : ` ${x.blend}`}]`).join("");
     const weight = l.weight === 1 ? "" : `(${fixed(l.weight, 2)})`;

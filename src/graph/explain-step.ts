@@ -1,3 +1,5 @@
+import { expectFunction } from "../errors/check-argument.ts";
+import { expectArrayOfShape, expectShape, type FieldKind } from "../errors/check-shape.ts";
 import { conditionHolds } from "../state-machine/condition.ts";
 import { NONE, pickTransition, type ScanTrace } from "../state-machine/select-transition.ts";
 import type { CompiledGraph, CompiledTransition } from "./compiled-graph.ts";
@@ -209,8 +211,15 @@ function explainMachine(
   return { explanation, fired: travelling ? (code !== NONE && code >= 0 && mi.depth === 0 ? m.transitions[code]! : null) : firedTransition };
 }
 
+const EXPLANATION = "a StepExplanation (from explainStep)";
+const EXPLANATION_SHAPE: Readonly<Record<string, FieldKind>> = { machines: "array" };
+const MACHINE_SHAPE: Readonly<Record<string, FieldKind>> = { machine: "string", state: "string", transitions: "array" };
+
 /** The explanation as text lines (what `animgraph run --explain` prints under each step). */
 export function formatExplanation(explanation: StepExplanation, machineFilter?: (m: MachineExplanation) => boolean): string[] {
+  expectShape("formatExplanation", "explanation", explanation, EXPLANATION, EXPLANATION_SHAPE);
+  expectArrayOfShape("formatExplanation", "explanation.machines", explanation.machines, "MachineExplanation", MACHINE_SHAPE);
+  if (machineFilter !== undefined) expectFunction("formatExplanation", "machineFilter", machineFilter);
   const lines: string[] = [];
   for (const m of explanation.machines) {
     if (machineFilter && !machineFilter(m)) continue;

@@ -1,6 +1,7 @@
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { JsonReader, type JsonNode } from "../json/index.ts";
 import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
+import { argumentError } from "../errors/check-argument.ts";
 import { expectCompiledGraph } from "./check-graph.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
 
@@ -59,6 +60,7 @@ export const MAX_TIMELINE_STEPS = 100_000;
 export function parseDt(text: string | number): number | undefined {
   let v: number;
   if (typeof text === "number") v = text;
+  else if (typeof text !== "string") throw argumentError("parseDt", "text", "a number or a string such as \"1/60\"", text);
   else {
     const compact = text.replace(/\s+/g, "");
     const m = FRACTION.exec(compact);

@@ -1,3 +1,4 @@
+import { expectJsonNode } from "./check-json.ts";
 /**
  * A parsed JSON value that remembers where it came from: its JSON pointer and its offset in the source
  * text. Objects keep their members in a Map (never a plain object), so keys such as `__proto__` are data.
@@ -91,14 +92,19 @@ export function describeKind(node: JsonNode): string {
 
 /** The plain JavaScript value of a node; objects become null-prototype objects (safe for any key). */
 export function toPlainValue(node: JsonNode): unknown {
+  expectJsonNode("toPlainValue", "node", node);
+  return plainValue(node);
+}
+
+function plainValue(node: JsonNode): unknown {
   switch (node.kind) {
     case "object": {
       const out = Object.create(null) as Record<string, unknown>;
-      for (const [k, v] of node.members) out[k] = toPlainValue(v);
+      for (const [k, v] of node.members) out[k] = plainValue(v);
       return out;
     }
     case "array":
-      return node.items.map(toPlainValue);
+      return node.items.map(plainValue);
     case "null":
       return null;
     default:

@@ -2,6 +2,7 @@ import { parseTree, printParseErrorCode, type Node, type ParseError } from "json
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { JsonNode } from "./json-node.ts";
 import { SourceText } from "./source-text.ts";
+import { expectObject, expectString } from "../errors/check-argument.ts";
 import { PARSER_SAFE_DEPTH, tooDeepAt } from "./nesting-depth.ts";
 
 /** Limits applied to untrusted JSON before it is parsed. */
@@ -70,6 +71,9 @@ export function diagnosticAt(
  * problem is a diagnostic (`E_JSON_SYNTAX`, `E_JSON_TOO_DEEP`, `E_DUPLICATE_KEY`, `E_BAD_UNICODE`).
  */
 export function parseJsonText(text: string, file: string, limits: JsonLimits = {}): JsonDocument {
+  expectString("parseJsonText", "text", text);
+  expectString("parseJsonText", "file", file);
+  expectObject("parseJsonText", "limits", limits);
   const maxDepth = limits.maxDepth ?? DEFAULT_JSON_LIMITS.maxDepth;
   const source = new SourceText(text);
   const diagnostics: Diagnostic[] = [];

@@ -3,6 +3,9 @@ import { decodeUtf8 } from "../fs/decode-utf8.ts";
 import { readInputFile } from "../fs/read-input-file.ts";
 import { DEFAULT_JSON_LIMITS, parseJsonText, type JsonDocument, type JsonLimits } from "./parse-json.ts";
 import { SourceText } from "./source-text.ts";
+import { expectString } from "../errors/check-argument.ts";
+import { expectNonEmptyString } from "../errors/check-shape.ts";
+import { expectJsonLimits } from "./check-json.ts";
 
 /**
  * Reads and parses a JSON file. A missing or unreadable file, one over the size limit, or one that is
@@ -10,6 +13,9 @@ import { SourceText } from "./source-text.ts";
  * `label` is the name used in diagnostics (default: the path as given).
  */
 export function readJsonFile(path: string, limits: JsonLimits = {}, label: string = path): JsonDocument {
+  expectNonEmptyString("readJsonFile", "path", path);
+  expectJsonLimits("readJsonFile", "limits", limits);
+  expectString("readJsonFile", "label", label);
   const maxBytes = limits.maxBytes ?? DEFAULT_JSON_LIMITS.maxBytes;
   const empty = (code: string, message: string): JsonDocument => ({
     file: label,

@@ -2,7 +2,7 @@ import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.t
 import { expectArray, expectOptionalObject } from "../errors/check-argument.ts";
 import { isJsonDocument } from "../json/document-from-value.ts";
 import { resolveGraphSpec, type GraphSpecInput } from "../spec/resolve-graph-spec.ts";
-import { locateDiagnostics } from "../spec/locate-pointer.ts";
+import { locateDiagnosticsUnchecked } from "../spec/locate-pointer.ts";
 import { checkBlends } from "./check-blends.ts";
 import { checkFlow } from "./check-flow.ts";
 import { checkMirror } from "./check-mirror.ts";
@@ -54,6 +54,6 @@ export function lintGraph(input: GraphSpecInput, options: LintOptions = {}): Dia
     }
   }
   // Parse warnings (W_BOM…) of a spec parsed here come first; a GraphSpec brings none.
-  const out = [...resolved.diagnostics, ...(document ? locateDiagnostics(document, sink.diagnostics) : sink.diagnostics)];
+  const out = [...resolved.diagnostics, ...(document ? locateDiagnosticsUnchecked(document, sink.diagnostics) : sink.diagnostics)];
   return out.sort(compareDiagnostics);
 }

@@ -3,7 +3,7 @@ import { blendSpecFindings } from "../blend-check/blend-spec-findings.ts";
 import type { BlendCheckSpec } from "../blend-check/blend-spec.ts";
 import { validateBlendSpec } from "../blend-check/validate-blend-spec.ts";
 import { isJsonDocument, toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
-import { locateDiagnostics } from "../spec/locate-pointer.ts";
+import { locateDiagnosticsUnchecked } from "../spec/locate-pointer.ts";
 import { checkFlow } from "./check-flow.ts";
 import { LintSink } from "./lint-sink.ts";
 import type { LintMachine, LintState, LintTransition } from "./machine-model.ts";
@@ -42,7 +42,7 @@ export function lintSeedSpec(spec: JsonInput): SeedLintResult {
   if (!validated) return { usable: false, diagnostics };
   const sink = new LintSink(doc.file);
   checkFlow(seedMachine(validated), new Set(), sink, true);
-  const findings = [...blendSpecFindings(validated, doc.file, doc), ...locateDiagnostics(doc, sink.diagnostics)];
+  const findings = [...blendSpecFindings(validated, doc.file, doc), ...locateDiagnosticsUnchecked(doc, sink.diagnostics)];
   return { usable: true, diagnostics: [...diagnostics, ...findings.sort(compareDiagnostics)] };
 }
 

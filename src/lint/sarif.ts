@@ -1,7 +1,10 @@
 import { pathToFileURL } from "node:url";
 import { isAbsolute, relative, sep } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { expectDiagnostics, expectShape, type FieldKind } from "../errors/check-shape.ts";
 import { LINT_CODES } from "./lint-codes.ts";
+
+const OPTIONS_SHAPE: Readonly<Record<string, FieldKind>> = { version: "string?", baseDirectory: "string?" };
 
 const LEVEL = { error: "error", warning: "warning", info: "note" } as const;
 
@@ -20,6 +23,8 @@ export interface SarifOptions {
  * pointer as a logical location.
  */
 export function toSarif(diagnostics: readonly Diagnostic[], options: SarifOptions = {}): object {
+  expectDiagnostics("toSarif", "diagnostics", diagnostics);
+  expectShape("toSarif", "options", options, "a SarifOptions object ({ version?, baseDirectory? })", OPTIONS_SHAPE);
   const codes = [...new Set(diagnostics.map((d) => d.code))].sort();
   const ruleIndex = new Map(codes.map((c, i) => [c, i]));
   const base = options.baseDirectory;

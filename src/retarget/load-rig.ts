@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 import type { Clip } from "../clip/clip.ts";
-import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { hasErrorsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadBvh } from "../io/bvh/load-bvh.ts";
 import { loadGltfFile } from "../io/gltf/load-gltf-file.ts";
 import { loadVrmaFile } from "../io/vrma/load-vrma-file.ts";
@@ -36,7 +36,7 @@ export async function loadRig(path: string, options: LoadRigOptions = {}): Promi
   const label = options.label ?? path;
   if (extname(path).toLowerCase() === ".bvh") {
     const r = loadBvh(path, options.bvhScale === undefined ? {} : { scale: options.bvhScale }, label);
-    if (hasErrors(r.diagnostics)) return { kind: "bvh", clips: [], diagnostics: r.diagnostics };
+    if (hasErrorsUnchecked(r.diagnostics)) return { kind: "bvh", clips: [], diagnostics: r.diagnostics };
     return { kind: "bvh", ...(r.skeleton ? { skeleton: r.skeleton } : {}), clips: r.clip ? [r.clip] : [], diagnostics: r.diagnostics };
   }
   if (extname(path).toLowerCase() === ".vrma") {

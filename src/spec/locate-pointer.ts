@@ -1,8 +1,18 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { argumentError, expectString } from "../errors/check-argument.ts";
+import { expectDiagnostics } from "../errors/check-shape.ts";
+import { expectJsonNode } from "../json/check-json.ts";
+import { isJsonDocument } from "../json/document-from-value.ts";
 import { diagnosticAt, type JsonDocument, type JsonNode } from "../json/index.ts";
 
 /** The node a JSON pointer names, or undefined. Tokens are unescaped per RFC 6901. */
 export function nodeAtPointer(root: JsonNode | undefined, pointer: string): JsonNode | undefined {
+  if (root !== undefined) expectJsonNode("nodeAtPointer", "root", root);
+  expectString("nodeAtPointer", "pointer", pointer);
+  return nodeAt(root, pointer);
+}
+
+function nodeAt(root: JsonNode | undefined, pointer: string): JsonNode | undefined {
   if (pointer === "") return root;
   if (!pointer.startsWith("/")) return undefined;
   let node = root;
@@ -22,13 +32,21 @@ export function nodeAtPointer(root: JsonNode | undefined, pointer: string): Json
  * its nearest written ancestor, so every finding points at real text.
  */
 export function locateDiagnostics(doc: JsonDocument, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  if (!isJsonDocument(doc)) throw argumentError("locateDiagnostics", "doc", "a JsonDocument (from parseJsonText or documentFromValue)", doc);
+  if (doc.root !== undefined) expectJsonNode("locateDiagnostics", "doc.root", doc.root);
+  expectDiagnostics("locateDiagnostics", "diagnostics", diagnostics);
+  return locateDiagnosticsUnchecked(doc, diagnostics);
+}
+
+/** `locateDiagnostics` without the argument checks, for the library's own documents and findings. */
+export function locateDiagnosticsUnchecked(doc: JsonDocument, diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return diagnostics.map((d) => {
     if (d.line !== undefined || d.file !== doc.file) return d;
     let pointer = d.pointer;
-    let node = nodeAtPointer(doc.root, pointer);
+    let node = nodeAt(doc.root, pointer);
     while (!node && pointer !== "") {
       pointer = pointer.slice(0, pointer.lastIndexOf("/"));
-      node = nodeAtPointer(doc.root, pointer);
+      node = nodeAt(doc.root, pointer);
     }
     if (!node) return d;
     return diagnosticAt(doc, { pointer, offset: node.offset }, d.code, d.message, d.severity);

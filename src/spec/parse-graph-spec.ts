@@ -1,4 +1,4 @@
-import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { hasErrorsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { expectOptionalObject, expectString } from "../errors/check-argument.ts";
 import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
 import { type JsonDocument, type JsonLimits, type JsonNode } from "../json/index.ts";
@@ -62,7 +62,7 @@ export function parseGraphSpec(spec: JsonInput, options: ParseGraphSpecOptions =
   const r = new SpecReader({ ...doc, diagnostics: [...doc.diagnostics] }, limits);
   if (!doc.root) return { diagnostics: r.diagnostics };
   const parsed = readRoot(r, doc.root, doc.file);
-  return hasErrors(r.diagnostics) ? { diagnostics: r.diagnostics } : { spec: parsed, diagnostics: r.diagnostics };
+  return hasErrorsUnchecked(r.diagnostics) ? { diagnostics: r.diagnostics } : { spec: parsed, diagnostics: r.diagnostics };
 }
 
 

@@ -10,7 +10,7 @@ import { decodeUtf8 } from "../../fs/decode-utf8.ts";
 import { readInputFile } from "../../fs/read-input-file.ts";
 import { compileGraph } from "../../graph/compile-graph.ts";
 import { parseDt } from "../../graph/timeline.ts";
-import { locateDiagnostics } from "../../spec/locate-pointer.ts";
+import { locateDiagnosticsUnchecked } from "../../spec/locate-pointer.ts";
 import { readGraphInputs } from "../read-graph-inputs.ts";
 import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
 
@@ -114,7 +114,7 @@ async function run(ctx: CliContext, specPath: string, options: CheckCliOptions):
     findings: checked.findings.map((f) => {
       const propLine = f.file === options.prop ? /^line (\d+)$/.exec(f.pointer) : null;
       if (propLine) return { ...f, line: Number(propLine[1]) };
-      const [d] = locateDiagnostics(inputs.document, [f]);
+      const [d] = locateDiagnosticsUnchecked(inputs.document, [f]);
       return d && d.line !== undefined ? { ...f, line: d.line, ...(d.column !== undefined ? { column: d.column } : {}) } : f;
     }),
   };
@@ -153,16 +153,21 @@ function writeWitnesses(ctx: CliContext, label: string, report: CheckReport): st
   const written: string[] = [];
   try {
     mkdirSync(dir, { recursive: true });
-    report.findings.forEach((f, i) => {
-      if (!f.witness) return;
-      const name = `${String(i + 1).padStart(2, "0")}-${f.code.toLowerCase().replace(/_/g, "-")}.timeline.json`;
-      writeFileAtomic(join(dir, name), `${JSON.stringify(f.witness.timeline, null, 2)}\n`);
-      written.push(join(label, name));
-    });
   } catch (e) {
     ctx.printDiagnostics([{ code: "E_FILE_WRITE", severity: "error", file: label, pointer: "", message: `cannot write the witnesses (${(e as NodeJS.ErrnoException).code ?? "error"})` }]);
     ctx.exitCode = ExitCode.Unusable;
     return null;
+  }
+  for (const [i, f] of report.findings.entries()) {
+    if (!f.witness) continue;
+    const name = `${String(i + 1).padStart(2, "0")}-${f.code.toLowerCase().replace(/_/g, "-")}.timeline.json`;
+    const failed = writeFileAtomic(join(dir, name), `${JSON.stringify(f.witness.timeline, null, 2)}\n`, join(label, name));
+    if (failed.length > 0) {
+      ctx.printDiagnostics(failed);
+      ctx.exitCode = ExitCode.Unusable;
+      return null;
+    }
+    written.push(join(label, name));
   }
   return written;
 }

@@ -4,7 +4,7 @@ import { writeAgc } from "../../compress/agc-container.ts";
 import { compressClip, type CompressionStats } from "../../compress/compress-clip.ts";
 import type { CompressedClip } from "../../compress/compressed-clip.ts";
 import { estimateUnitsPerMetre, parseLength } from "../../compress/units.ts";
-import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
+import { hasErrorsUnchecked, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { checkOutputFile, writeOutputFile } from "../output-file.ts";
 import { loadBvh } from "../../io/bvh/load-bvh.ts";
@@ -95,14 +95,14 @@ async function run(ctx: CliContext, input: string, options: CompressCliOptions):
   if (options.clip !== undefined) {
     const names = clips.map((c) => c.name);
     clips = clips.filter((c) => c.name === options.clip);
-    if (clips.length === 0 && !hasErrors(diagnostics)) {
+    if (clips.length === 0 && !hasErrorsUnchecked(diagnostics)) {
       diagnostics.push({ code: "E_COMPRESS_NO_CLIP", severity: "error", file: input, pointer: "", message: `no clip named "${options.clip}" (clips: ${names.join(", ") || "none"})` });
     }
   }
-  if (clips.length === 0 && !hasErrors(diagnostics)) {
+  if (clips.length === 0 && !hasErrorsUnchecked(diagnostics)) {
     diagnostics.push({ code: "E_COMPRESS_NO_CLIP", severity: "error", file: input, pointer: "", message: "the file has no animation clip" });
   }
-  if (hasErrors(diagnostics) || clips.length === 0) {
+  if (hasErrorsUnchecked(diagnostics) || clips.length === 0) {
     ctx.printDiagnostics(diagnostics);
     ctx.exitCode = ExitCode.Unusable;
     return;

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { echo, hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
+import { echo, hasErrorsUnchecked, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { compileBoneMap } from "../../retarget/compile-bone-map.ts";
 import { loadRig } from "../../retarget/load-rig.ts";
@@ -58,8 +58,8 @@ export const mapCommand: CliCommand = {
         const target = await loadRig(resolve(ctx.io.cwd, targetFile), { label: targetFile });
         const diagnostics: Diagnostic[] = [...source.diagnostics, ...target.diagnostics];
         const missing = (file: string): Diagnostic => ({ code: "E_RETARGET_NO_SKELETON", severity: "error", file, pointer: "", message: "the file has no usable skeleton" });
-        if (!source.skeleton && !hasErrors(source.diagnostics)) diagnostics.push(missing(sourceFile));
-        if (!target.skeleton && !hasErrors(target.diagnostics)) diagnostics.push(missing(targetFile));
+        if (!source.skeleton && !hasErrorsUnchecked(source.diagnostics)) diagnostics.push(missing(sourceFile));
+        if (!target.skeleton && !hasErrorsUnchecked(target.diagnostics)) diagnostics.push(missing(targetFile));
         if (!source.skeleton || !target.skeleton) {
           ctx.printDiagnostics(diagnostics);
           ctx.exitCode = ExitCode.Unusable;

@@ -1,7 +1,7 @@
 import { extname, resolve } from "node:path";
 import type { Clip } from "../../clip/clip.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
-import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
+import { hasErrorsUnchecked, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { loadBvh } from "../../io/bvh/load-bvh.ts";
 import type { BvhData } from "../../io/bvh/parse-bvh.ts";
@@ -89,7 +89,7 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
   if (ext === ".bvh") {
     const r = loadBvh(inPath, {}, input);
     appendAll(diagnostics, r.diagnostics);
-    if (!hasErrors(r.diagnostics) && r.skeleton && r.clip && r.bvh) {
+    if (!hasErrorsUnchecked(r.diagnostics) && r.skeleton && r.clip && r.bvh) {
       skeleton = r.skeleton;
       clips = [r.clip];
       bvh = r.bvh;
@@ -103,7 +103,7 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
       clipSources = r.clips.flatMap((c, i) => (c.skeleton === skeleton ? [r.clipSources[i]!] : []));
     }
   }
-  if (hasErrors(diagnostics)) return fail();
+  if (hasErrorsUnchecked(diagnostics)) return fail();
   if (!skeleton) {
     diagnostics.push({ code: "E_NO_SKELETON", severity: "error", file: input, pointer: "", message: "the file has no skeleton to mirror" });
     return fail();

@@ -1,5 +1,5 @@
 import { extname, resolve } from "node:path";
-import { hasErrors, type Diagnostic } from "../../diagnostics/diagnostic.ts";
+import { hasErrorsUnchecked, type Diagnostic } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { checkOutputFile, writeOutputFile } from "../output-file.ts";
 import { createGltfIO } from "../../io/gltf/gltf-io.ts";
@@ -73,12 +73,12 @@ export const retargetCommand: CliCommand = {
         appendAll(diagnostics, source.diagnostics);
         appendAll(diagnostics, target.diagnostics);
         const clip = options.clip === undefined ? source.clips[0] : source.clips.find((c) => c.name === options.clip);
-        if (!source.skeleton || !target.skeleton || !clip || hasErrors(source.diagnostics) || hasErrors(target.diagnostics)) {
+        if (!source.skeleton || !target.skeleton || !clip || hasErrorsUnchecked(source.diagnostics) || hasErrorsUnchecked(target.diagnostics)) {
           if (source.skeleton && !clip) {
             const what = options.clip === undefined ? "the source has no clip" : `the source has no clip named "${options.clip}" (clips: ${source.clips.map((c) => c.name).join(", ") || "none"})`;
             diagnostics.push({ code: "E_RETARGET_NO_CLIP", severity: "error", file: sourceFile, pointer: "", message: what });
           }
-          if (!target.skeleton && !hasErrors(target.diagnostics)) {
+          if (!target.skeleton && !hasErrorsUnchecked(target.diagnostics)) {
             diagnostics.push({ code: "E_RETARGET_NO_SKELETON", severity: "error", file: options.to, pointer: "", message: "the file has no skeleton" });
           }
           return fail();

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { hasErrors } from "../../diagnostics/diagnostic.ts";
+import { hasErrorsUnchecked } from "../../diagnostics/diagnostic.ts";
 import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { createContinuityMeter } from "../../continuity/continuity-meter.ts";
 import { compileGraph } from "../../graph/compile-graph.ts";
@@ -93,7 +93,7 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
   }
   const tl = readTimeline(resolve(io.cwd, options.script), graph, options.script);
   ctx.printDiagnostics(tl.diagnostics);
-  if (!tl.timeline || hasErrors(tl.diagnostics)) {
+  if (!tl.timeline || hasErrorsUnchecked(tl.diagnostics)) {
     ctx.exitCode = ExitCode.Unusable;
     return;
   }
