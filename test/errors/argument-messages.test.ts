@@ -32,7 +32,7 @@ test("reports, snapshots and diagnostics: the field at fault is named", () => {
 
 test("JSON: a text, a node and a document are told apart from what was passed instead", () => {
   throwsArgument(() => parseJsonText({ a: 1 } as never, "spec.json"), "ERR_ARGUMENT", /^parseJsonText: text must be a string; got an object$/);
-  throwsArgument(() => parseJsonText("{}", "spec.json", { maxDepth: "3" } as never), "ERR_ARGUMENT", /parseJsonText: limits\.maxDepth must be a number or undefined/);
+  throwsArgument(() => parseJsonText("{}", "spec.json", null as never), "ERR_ARGUMENT", /parseJsonText: limits must be an object; got null/);
   throwsArgument(() => toPlainValue({ kind: "object", members: {} } as never), "ERR_ARGUMENT", /toPlainValue: node must be a JsonNode/);
   throwsArgument(() => nodeAtPointer(parseJsonText("{}", "a.json").root, 3 as never), "ERR_ARGUMENT", /nodeAtPointer: pointer must be a string; got the number 3/);
   throwsArgument(() => locateDiagnostics({ file: "a.json" } as never, []), "ERR_ARGUMENT", /locateDiagnostics: doc must be a JsonDocument/);
