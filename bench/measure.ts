@@ -34,6 +34,21 @@ export function timeFrames(frame: () => void, frames: number): number {
   return (performance.now() - t0) / frames;
 }
 
+/**
+ * Mean wall-clock and CPU milliseconds per call of `frame` over `frames` calls. CPU time is the
+ * process's (`process.cpuUsage`: every thread, so worker threads and V8's GC helpers count): on a
+ * machine shared with other jobs, wall-clock time also counts the time slices the scheduler gives
+ * them, CPU time only the work done, so a ratio of CPU times varies far less from round to round.
+ */
+export function timeFramesCpu(frame: () => void, frames: number): { wall: number; cpu: number } {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < frames; i++) frame();
+  const wall = (performance.now() - t0) / frames;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 / frames };
+}
+
 /** JS heap in use plus ArrayBuffer backing stores (which live outside the JS heap). */
 function retained(): number {
   const m = process.memoryUsage();

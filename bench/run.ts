@@ -3,7 +3,7 @@
 // every figure next to issue 20's target (docs/performance.md describes the method). Prints markdown
 // tables, then one JSON line; with --json only the JSON line goes to stdout (tables to stderr), for CI
 // history (`npm run -s bench -- --quick --json >> bench-history.jsonl`).
-import { availableParallelism, cpus } from "node:os";
+import { availableParallelism, cpus, loadavg } from "node:os";
 import { step } from "../src/graph/step.ts";
 import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type Crowd, type CrowdKernel } from "../src/crowd/index.ts";
 import { createCrowdWorkers } from "../src/crowd/crowd-workers.ts";
@@ -12,7 +12,7 @@ import { compressClip } from "../src/compress/compress-clip.ts";
 import { compressionFigures as compression30, compressionJson, compressionTable, compressionTargetRows, type CompressionFigures } from "./compress-figures.ts";
 import { loadBvh } from "../src/io/bvh/load-bvh.ts";
 import { sharedAsset } from "../test/helpers/assets.ts";
-import { allocatedBytesPerFrame, createMemcpyProbe, median, retainedBytes, timeFrames } from "./measure.ts";
+import { allocatedBytesPerFrame, createMemcpyProbe, median, retainedBytes, timeFrames, timeFramesCpu } from "./measure.ts";
 import { createThreeCrowd, stepThreeCrowd } from "./three-crowd.ts";
 import { benchGraph, robotWorkload, synthWorkload, type Workload } from "./workloads.ts";
 
@@ -74,6 +74,13 @@ export interface Row {
    */
   speedupLow: number;
   speedupHigh: number;
+  /**
+   * The same per-round ratio of CPU times (process.cpuUsage): on a shared machine wall-clock rounds
+   * also count other jobs' time slices, CPU time only the work; median, lowest and highest round.
+   */
+  speedupCpu: number;
+  speedupCpuLow: number;
+  speedupCpuHigh: number;
   threeBytesPerChar: number;
   agBytesPerChar: number;
   agBytesPerCharLocal: number;
@@ -119,19 +126,24 @@ async function compare(w: Workload, n: number): Promise<Compared> {
   timeFrames(agFrame, 2);
   const t: number[] = [];
   const a: number[] = [];
+  const tc: number[] = [];
+  const ac: number[] = [];
+  const timeThree = (): void => { const m = timeFramesCpu(threeFrame, frames); t.push(m.wall); tc.push(m.cpu); };
+  const timeAg = (): void => { const m = timeFramesCpu(agFrame, frames); a.push(m.wall); ac.push(m.cpu); };
   for (let r = 0; r < ROUNDS; r++) {
     // Alternate which library goes first, so drift (thermal, other processes) cancels.
     if (r % 2 === 0) {
-      t.push(timeFrames(threeFrame, frames));
-      a.push(timeFrames(agFrame, frames));
+      timeThree();
+      timeAg();
     } else {
-      a.push(timeFrames(agFrame, frames));
-      t.push(timeFrames(threeFrame, frames));
+      timeAg();
+      timeThree();
     }
   }
   const threeMs = median(t);
   const agMs = median(a);
   const ratios = t.map((x, r) => x / a[r]!);
+  const cpuRatios = tc.map((x, r) => x / ac[r]!);
   const per = (ms: number): number => (ms * 1e6) / (n * w.jointCount * L);
   const allocFrames = Math.max(2, Math.min(quick ? 3 : 20, frames));
   // "Steady state": V8 optimises rarely run code only after many calls, and until then its interpreter
@@ -141,6 +153,7 @@ async function compare(w: Workload, n: number): Promise<Compared> {
   const row: Row = {
     workload: w.name, joints: w.jointCount, n, threeMs, agMs, threeNs: per(threeMs), agNs: per(agMs), speedup: median(ratios),
     speedupLow: Math.min(...ratios), speedupHigh: Math.max(...ratios),
+    speedupCpu: median(cpuRatios), speedupCpuLow: Math.min(...cpuRatios), speedupCpuHigh: Math.max(...cpuRatios),
     threeBytesPerChar: three.bytes / n, agBytesPerChar: agBytes / n, agBytesPerCharLocal: agBytesLocal / n,
     threeAllocPerFrame: await allocatedBytesPerFrame(threeFrame, allocFrames, quick ? 2 : 5),
     agAllocPerFrame: await allocatedBytesPerFrame(agFrame, allocFrames, quick ? 4 : 6),
@@ -186,14 +199,19 @@ const range = (s: Spread, f: (x: number) => string): string => `${f(s.median)} (
 
 /**
  * Times `fns` in `rounds` alternating rounds (forward, then reversed order), `frames` calls each per
- * round; returns each one's per-round ms per call.
+ * round; returns each one's per-round wall-clock ms per call (and, in `cpuTimes`, CPU ms per call).
  */
-function alternate(fns: readonly (() => void)[], frames: number, rounds: number): number[][] {
+function alternate(fns: readonly (() => void)[], frames: number, rounds: number, cpuTimes?: number[][]): number[][] {
   for (const f of fns) timeFrames(f, 2);
   const times = fns.map(() => [] as number[]);
+  if (cpuTimes) for (let k = 0; k < fns.length; k++) cpuTimes[k] = [];
   for (let r = 0; r < rounds; r++) {
     const order = fns.map((_, k) => (r % 2 === 0 ? k : fns.length - 1 - k));
-    for (const k of order) times[k]!.push(timeFrames(fns[k]!, frames));
+    for (const k of order) {
+      const m = timeFramesCpu(fns[k]!, frames);
+      times[k]!.push(m.wall);
+      cpuTimes?.[k]!.push(m.cpu);
+    }
   }
   return times;
 }
@@ -227,6 +245,9 @@ async function scaling(robot: Workload): Promise<Scaling[]> {
 async function main(): Promise<void> {
   const started = Date.now();
   const cores = availableParallelism();
+  // The machine's load when the run starts and ends (1-minute average): on a shared machine it says
+  // how far wall-clock figures can be trusted, and is printed beside them.
+  const loadStart = loadavg()[0]!;
   const robot = await robotWorkload();
   const synth = synthWorkload();
   const rows: Row[] = [];
@@ -241,12 +262,12 @@ async function main(): Promise<void> {
   }
 
   const out: string[] = [];
-  out.push(`animgraph bench${quick ? " (--quick)" : ""}: node ${process.version}, ${cores} cores (${cpus()[0]?.model ?? "?"}), ${ROUNDS} alternating rounds, medians (lowest–highest round)`);
+  out.push(`animgraph bench${quick ? " (--quick)" : ""}: node ${process.version}, ${cores} cores (${cpus()[0]?.model ?? "?"}), ${ROUNDS} alternating rounds, medians (lowest–highest round); load average ${loadStart.toFixed(1)} at the start`);
   out.push("");
-  out.push("| workload | J | N | three.js ms/frame | animgraph ms/frame | three.js ns/joint-clip | animgraph ns/joint-clip | speed-up (rounds' range) | three.js KiB/char | animgraph KiB/char | animgraph KiB/char with local poses | three.js B alloc/frame | animgraph B alloc/frame |");
-  out.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  out.push("| workload | J | N | three.js ms/frame | animgraph ms/frame | three.js ns/joint-clip | animgraph ns/joint-clip | speed-up (rounds' range) | speed-up in CPU time (rounds' range) | three.js KiB/char | animgraph KiB/char | animgraph KiB/char with local poses | three.js B alloc/frame | animgraph B alloc/frame |");
+  out.push("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
-    out.push(`| ${r.workload} | ${r.joints} | ${r.n} | ${f2(r.threeMs)} | ${f2(r.agMs)} | ${f1(r.threeNs)} | ${f1(r.agNs)} | ${f1(r.speedup)}× (${f1(r.speedupLow)}–${f1(r.speedupHigh)}) | ${kb(r.threeBytesPerChar)} | ${kb(r.agBytesPerChar)} | ${kb(r.agBytesPerCharLocal)} | ${Math.round(r.threeAllocPerFrame)} | ${Math.round(r.agAllocPerFrame)} |`);
+    out.push(`| ${r.workload} | ${r.joints} | ${r.n} | ${f2(r.threeMs)} | ${f2(r.agMs)} | ${f1(r.threeNs)} | ${f1(r.agNs)} | ${f1(r.speedup)}× (${f1(r.speedupLow)}–${f1(r.speedupHigh)}) | ${f1(r.speedupCpu)}× (${f1(r.speedupCpuLow)}–${f1(r.speedupCpuHigh)}) | ${kb(r.threeBytesPerChar)} | ${kb(r.agBytesPerChar)} | ${kb(r.agBytesPerCharLocal)} | ${Math.round(r.threeAllocPerFrame)} | ${Math.round(r.agAllocPerFrame)} |`);
   }
   const head = rows.find((r) => r.workload === synth.name && r.n === 1000)!;
   const robotRow = rows.find((r) => r.workload === robot.name && r.n === 1000)!;
@@ -303,18 +324,25 @@ async function main(): Promise<void> {
   const workers = [];
   for (const count of pools) workers.push(await createCrowdWorkers(recipe, NW, { workers: count, startTimes: wOffs, kernel: true, localPoses: false }));
   const wFns = [() => evaluateCrowd(inThread, DT), ...workers.map((w) => () => w.evaluate(DT))];
-  const wTimes = alternate(wFns, quick ? 3 : 10, ROUNDS);
+  const wCpu: number[][] = [];
+  const wTimes = alternate(wFns, quick ? 3 : 10, ROUNDS, wCpu);
+  const loadWorkers = loadavg()[0]!;
   for (const w of workers) await w.terminate();
   const twoVsOne = spread(ratiosOf(wTimes[1]!, wTimes[2]!));
   const fourVsOne = cores >= 4 ? spread(ratiosOf(wTimes[1]!, wTimes[3]!)) : null;
   out.push("");
-  out.push(`workers: synthetic-64, N = ${NW}, the kernel in every worker, model matrices shared (localPoses: false, as the in-thread crowd), ${cores} cores`);
+  out.push(`workers: synthetic-64, N = ${NW}, the kernel in every worker, model matrices shared (localPoses: false, as the in-thread crowd), ${cores} cores, load average ${loadWorkers.toFixed(1)}`);
   out.push("");
-  out.push("| threads | ms/frame | vs 1 worker (rounds' range) |");
-  out.push("|---|---|---|");
-  out.push(`| in-thread kernel (no worker) | ${f2(median(wTimes[0]!))} | ${range(spread(ratiosOf(wTimes[1]!, wTimes[0]!)), f2)}× |`);
+  out.push("CPU ms/frame is every thread's CPU time (process.cpuUsage) per frame: the work. Cores used = CPU ÷ wall-clock time: what the");
+  out.push("scheduler gave the process; on a loaded Linux machine with autogroup scheduling a process's threads share one group's slice,");
+  out.push("so a second worker only shortens the frame when that slice grows, i.e. when a core is idle.");
+  out.push("");
+  out.push("| threads | ms/frame | vs 1 worker (rounds' range) | CPU ms/frame (all threads) | cores used |");
+  out.push("|---|---|---|---|---|");
+  const cpuCols = (k: number): string => `${f2(median(wCpu[k]!))} | ${f2(median(ratiosOf(wCpu[k]!, wTimes[k]!)))}`;
+  out.push(`| in-thread kernel (no worker) | ${f2(median(wTimes[0]!))} | ${range(spread(ratiosOf(wTimes[1]!, wTimes[0]!)), f2)}× | ${cpuCols(0)} |`);
   pools.forEach((count, k) => {
-    out.push(`| ${count} worker${count > 1 ? "s" : ""} | ${f2(median(wTimes[k + 1]!))} | ${range(spread(ratiosOf(wTimes[1]!, wTimes[k + 1]!)), f2)}× |`);
+    out.push(`| ${count} worker${count > 1 ? "s" : ""} | ${f2(median(wTimes[k + 1]!))} | ${range(spread(ratiosOf(wTimes[1]!, wTimes[k + 1]!)), f2)}× | ${cpuCols(k + 1)} |`);
   });
   if (cores < 4) out.push(`| 4 workers | skipped: this machine has ${cores} cores | |`);
 
@@ -349,8 +377,8 @@ async function main(): Promise<void> {
   out.push("");
   out.push("| target (issue 20) | goal | measured (median, rounds' range) | |");
   out.push("|---|---|---|---|");
-  out.push(`| RobotExpressive crowd, N = 1,000, vs three.js (output equal within 1e-5 rad: test/crowd/robot-three-crowd.test.ts) | ≥ 30× | ${f1(robotRow.speedup)}× (${f1(robotRow.speedupLow)}–${f1(robotRow.speedupHigh)}) | ${met(robotRow.speedup >= 30)} |`);
-  out.push(`| synthetic-64 crowd, N = 1,000, vs three.js | ≥ 40× | ${f1(head.speedup)}× (${f1(head.speedupLow)}–${f1(head.speedupHigh)}) | ${met(head.speedup >= 40)} |`);
+  out.push(`| RobotExpressive crowd, N = 1,000, vs three.js (output equal within 1e-5 rad: test/crowd/robot-three-crowd.test.ts) | ≥ 30× | ${f1(robotRow.speedup)}× (${f1(robotRow.speedupLow)}–${f1(robotRow.speedupHigh)}); CPU time ${f1(robotRow.speedupCpu)}× (${f1(robotRow.speedupCpuLow)}–${f1(robotRow.speedupCpuHigh)}) | ${met(robotRow.speedup >= 30)} |`);
+  out.push(`| synthetic-64 crowd, N = 1,000, vs three.js | ≥ 40× | ${f1(head.speedup)}× (${f1(head.speedupLow)}–${f1(head.speedupHigh)}); CPU time ${f1(head.speedupCpu)}× (${f1(head.speedupCpuLow)}–${f1(head.speedupCpuHigh)}) | ${met(head.speedup >= 40)} |`);
   out.push(`| synthetic-64 kernel vs the memcpy probe's bandwidth limit | ≤ 4× | ${range(bandwidthRatio, f1)}× | ${met(bandwidthRatio.median <= 4)} |`);
   out.push(`| two workers vs one, N = 5,000 (bit-equal: test/crowd/crowd-workers.test.ts) | ≥ 1.7× | ${range(twoVsOne, f2)}× | ${met(twoW >= 1.7)} |`);
   out.push(`| four workers vs one, N = 5,000 | ≥ 3× on ≥ 4 cores | ${fourVsOne ? `${range(fourVsOne, f2)}×` : `skipped: ${cores} cores`} | ${met(fourVsOne ? fourVsOne.median >= 3 : null)} |`);
@@ -359,6 +387,7 @@ async function main(): Promise<void> {
   out.push(`| memory per character (robot, N = 1,000) | printed | ${kb(robotRow.agBytesPerChar)} KiB (${kb(robotRow.agBytesPerCharLocal)} KiB with local poses; three.js ${kb(robotRow.threeBytesPerChar)} KiB) | |`);
   out.push(`| scaling 1 … 10,000 characters | linear | µs/character at 10,000 ÷ at 100 = ${f2(linearity)} | ${met(linearity <= 1.5)} |`);
   out.push("");
+  out.push(`load average (1 min): ${loadStart.toFixed(1)} at the start, ${loadWorkers.toFixed(1)} after the workers, ${loadavg()[0]!.toFixed(1)} at the end; ${cores} cores`);
   out.push(`compression at the clips' own rate (today's figure): ${compression.ratio === null ? "n/a" : `${f2(compression.ratio)}:1, max error ${compression.maxErrorMm!.toFixed(4)} mm`} (${compression.note})`);
   print(out.join("\n"));
   const round2 = (x: number): number => Number(x.toFixed(2));
@@ -383,6 +412,10 @@ async function main(): Promise<void> {
     compressionNote: compression.note,
     robotSpeedupVsThree: round2(robotRow.speedup),
     robotSpeedupRange: [round2(robotRow.speedupLow), round2(robotRow.speedupHigh)],
+    robotSpeedupVsThreeCpu: round2(robotRow.speedupCpu),
+    speedupVsThreeCpu: round2(head.speedupCpu),
+    twoWorkerCoresUsed: round2(median(ratiosOf(wCpu[2]!, wTimes[2]!))),
+    loadAverage: [round2(loadStart), round2(loadavg()[0]!)],
     speedupRange: [round2(head.speedupLow), round2(head.speedupHigh)],
     twoWorkerSpeedupRange: [round2(twoVsOne.low), round2(twoVsOne.high)],
     fourWorkerSpeedup: fourVsOne ? round2(fourVsOne.median) : null,

@@ -3,7 +3,7 @@
 import { workerData } from "node:worker_threads";
 import { step } from "../graph/step.ts";
 import { createCrowd } from "./crowd.ts";
-import { buildGraph, type GraphRecipe } from "./crowd-workers.ts";
+import { buildGraph, DONE, DT_BYTE, FAILED, READY, SEQ, type GraphRecipe } from "./crowd-workers.ts";
 import { evaluateCrowd } from "./evaluate-crowd.ts";
 import { loadCrowdKernelSync } from "./wasm/kernel.ts";
 
@@ -11,6 +11,8 @@ interface WorkerInput {
   readonly recipe: GraphRecipe;
   readonly first: number;
   readonly count: number;
+  /** Worker threads in all (the last one done with a frame wakes the caller). */
+  readonly workers: number;
   readonly share: boolean;
   readonly kernel: boolean;
   readonly localPoses: boolean;
@@ -22,8 +24,8 @@ interface WorkerInput {
 }
 
 const input = workerData as WorkerInput;
-const ctl = new Int32Array(input.control, 0, 4);
-const dtView = new Float64Array(input.control, 16, 1);
+const ctl = new Int32Array(input.control);
+const dtView = new Float64Array(input.control, DT_BYTE, 1);
 try {
   const graph = await buildGraph(input.recipe);
   const crowd = createCrowd(graph, input.count, {
@@ -44,20 +46,20 @@ try {
   loadParams();
   if (input.startTimes) for (let i = 0; i < crowd.count; i++) step(graph, crowd.instances[i]!, input.startTimes[i]!);
   evaluateCrowd(crowd, 0);
-  let seen = Atomics.load(ctl, 0);
-  Atomics.add(ctl, 2, 1);
-  Atomics.notify(ctl, 2);
+  let seen = Atomics.load(ctl, SEQ);
+  Atomics.add(ctl, READY, 1);
+  Atomics.notify(ctl, READY);
   for (;;) {
-    Atomics.wait(ctl, 0, seen);
-    seen = Atomics.load(ctl, 0);
+    Atomics.wait(ctl, SEQ, seen);
+    seen = Atomics.load(ctl, SEQ);
     loadParams();
     evaluateCrowd(crowd, dtView[0]!);
-    Atomics.add(ctl, 1, 1);
-    Atomics.notify(ctl, 1);
+    // Only the last worker to finish wakes the caller, which waits until all are done.
+    if (Atomics.add(ctl, DONE, 1) + 1 === input.workers) Atomics.notify(ctl, DONE);
   }
 } catch (e) {
-  Atomics.store(ctl, 3, 1);
-  Atomics.notify(ctl, 1);
-  Atomics.notify(ctl, 2);
+  Atomics.store(ctl, FAILED, 1);
+  Atomics.notify(ctl, DONE);
+  Atomics.notify(ctl, READY);
   throw e;
 }

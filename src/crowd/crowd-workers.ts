@@ -62,9 +62,31 @@ export interface CrowdWorkers {
   terminate(): Promise<void>;
 }
 
-// Control block (Int32): [0] frame sequence, [1] workers done with the current frame, [2] workers ready,
-// [3] a worker failed; then a Float64 dt at byte 16.
-const SEQ = 0, DONE = 1, READY = 2, FAILED = 3;
+// Control block, one 64-byte cache line per writer so that a worker counting itself done does not
+// invalidate the line the other workers poll for the next frame (Int32 indices):
+//   line 0, written by the caller: [SEQ] frame sequence, then the Float64 dt at byte DT_BYTE;
+//   line 1, written by the workers: [DONE] workers done with the current frame;
+//   line 2, start-up and failure: [READY] workers ready, [FAILED] a worker failed.
+// crowd-worker.ts reads the same constants.
+export const SEQ = 0, DONE = 16, READY = 32, FAILED = 33;
+export const DT_BYTE = 8;
+export const CONTROL_BYTES = 192;
+
+/**
+ * Where worker w of n starts, in characters. Near-equal contiguous ranges; when each range is long
+ * enough, boundaries move to characters whose local pose starts on a 64-byte line, so no cache line of
+ * the shared pose buffer is written by two workers (model matrices, 64·J bytes per character, always
+ * start on one).
+ */
+export function workerRangeStart(w: number, n: number, count: number, jointCount: number): number {
+  const even = Math.floor((w * count) / n);
+  const poseBytes = 4 * poseStride(jointCount);
+  let g = 64;
+  for (let a = poseBytes % 64; a !== 0;) [g, a] = [a, g % a];
+  const step = 64 / g; // characters per whole number of lines
+  if (w === 0 || w === n || count / n < 8 * step) return even;
+  return Math.min(count, Math.round(even / step) * step);
+}
 
 /** Where the worker script is (the .ts source under tsx, the .js build otherwise). */
 function workerUrl(): URL {
@@ -93,17 +115,17 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
   const pose = new SharedArrayBuffer(localPoses ? 4 * count * P : 0);
   const model = new SharedArrayBuffer(4 * count * 16 * J);
   const params = new SharedArrayBuffer(8 * Math.max(1, count * nParams));
-  const control = new SharedArrayBuffer(24);
+  const control = new SharedArrayBuffer(CONTROL_BYTES);
   const paramView = new Float64Array(params);
   for (let i = 0; i < count; i++) for (const p of graph.params) paramView[i * nParams + p.slot] = p.default;
-  const ctl = new Int32Array(control, 0, 4);
-  const dtView = new Float64Array(control, 16, 1);
+  const ctl = new Int32Array(control);
+  const dtView = new Float64Array(control, DT_BYTE, 1);
   const n = Math.max(1, Math.floor(options.workers));
   const workers: Worker[] = [];
   const failures: Promise<never>[] = [];
   for (let w = 0; w < n; w++) {
-    const first = Math.floor((w * count) / n);
-    const last = Math.floor(((w + 1) * count) / n);
+    const first = workerRangeStart(w, n, count, J);
+    const last = workerRangeStart(w + 1, n, count, J);
     const url = workerUrl();
     // Running from the TypeScript sources (development, tests, the bench), the worker loads them through
     // tsx: its entry is a one-line script that registers tsx's loader hooks, then imports the worker
@@ -113,7 +135,7 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
     const worker = new Worker(fromSource ? entry : url, {
       eval: fromSource,
       workerData: {
-        recipe, first, count: last - first, share: options.share !== false, kernel: options.kernel === true, localPoses,
+        recipe, first, count: last - first, workers: n, share: options.share !== false, kernel: options.kernel === true, localPoses,
         startTimes: options.startTimes ? options.startTimes.slice(first, last) : null,
         pose, model, params, control,
       },
@@ -142,6 +164,7 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
       Atomics.store(ctl, DONE, 0);
       Atomics.add(ctl, SEQ, 1);
       Atomics.notify(ctl, SEQ);
+      // The last worker to finish wakes this thread (crowd-worker.ts): one wake-up per frame.
       for (;;) {
         const done = Atomics.load(ctl, DONE);
         if (done >= n) return;
