@@ -1,7 +1,8 @@
 // animgraph studio: plays, explains and debugs an animation graph on a real character, live, and
 // records every step so any past frame can be inspected again (record and rewind). This file wires the
 // panels to the store (store.ts: the document and the selection, with undo) and runs the frame loop.
-import { getParam, locateDiagnostics, trigger, type Diagnostic, type GraphInstance } from "animgraph";
+import { getParam, localToModel, locateDiagnostics, setParam, trigger, type Diagnostic, type GraphInstance } from "animgraph";
+import * as THREE from "three";
 import { applyPoseToThree } from "animgraph/three";
 import { createBlendPanel } from "./blend-panel.ts";
 import { createContinuityTracker } from "./continuity-tracker.ts";
@@ -13,6 +14,9 @@ import { createDemoPanel } from "./demo-panel.ts";
 import { createDocumentEditor } from "./document-edit.ts";
 import { emptyGraph, formatDocument, graphFromClips, MOTION_KINDS, type MotionKind } from "./graph-edits.ts";
 import { createInspector } from "./inspector.ts";
+import { createIkGizmos, type IkDrag } from "./ik-gizmos.ts";
+import { setIkValue, type IkSkeleton } from "./ik-edits.ts";
+import { createIkPanel } from "./ik-panel.ts";
 import { createParamsEditor } from "./params-editor.ts";
 import { downloadDocument, forgetSaveTarget, saveDocument, semanticKey } from "./save.ts";
 import { createEditorView } from "./editor-view.ts";
@@ -89,6 +93,77 @@ const inspector = createInspector($("inspector"), store, {
   connect: (from) => { graphPanel.startConnect(from); $("graph").querySelector<SVGGElement>("[data-state]")?.focus(); },
 });
 createParamsEditor($("param-decls"), store, documentEditor, report);
+/** The character's skeleton for the IK panel: names, parents and the rest pose's model frames. */
+let ikSkeleton: IkSkeleton | undefined;
+function ikSkeletonOf(c: Character): IkSkeleton {
+  const s = c.skeleton;
+  const m = localToModel(new Float32Array(16 * s.jointCount), s, s.rest);
+  const rest = new Float64Array(3 * s.jointCount), restRotations = new Float64Array(4 * s.jointCount);
+  const mat = new THREE.Matrix4(), p = new THREE.Vector3(), q = new THREE.Quaternion(), sc = new THREE.Vector3();
+  for (let j = 0; j < s.jointCount; j++) {
+    mat.fromArray(m, 16 * j).decompose(p, q, sc);
+    rest.set([p.x, p.y, p.z], 3 * j);
+    restRotations.set([q.x, q.y, q.z, q.w], 4 * j);
+  }
+  // The character's size in model units: the rest pose's extent.
+  let lo = Infinity, hi = -Infinity;
+  for (let k = 0; k < rest.length; k++) { lo = Math.min(lo, rest[k]!); hi = Math.max(hi, rest[k]!); }
+  ikSize = Number.isFinite(hi - lo) && hi > lo ? hi - lo : 1;
+  return { names: s.names, parents: s.parents, rest, restRotations };
+}
+let ikSize = 1;
+const liveParam = (name: string): number | undefined => {
+  if (!live || !live.graph.paramIndex.has(name)) return undefined;
+  const v = getParam(timeline.instance(live), name);
+  return typeof v === "number" ? v : undefined;
+};
+const ikGizmos = createIkGizmos(viewport, (drag) => dragIk(drag));
+const ikPanel = createIkPanel($("ik"), store, {
+  editor: documentEditor,
+  skeleton: () => ikSkeleton,
+  size: () => ikSize,
+  paramValue: liveParam,
+  selectFinding: (d) => selectFinding(d),
+  report,
+  selected: (i) => ikGizmos.select(i),
+});
+
+/**
+ * A gizmo dragged in the viewport: values bound to parameters follow at once (the parameter is set, as
+ * a game would set it); numbers written in the document are edited, one undo step per drag.
+ */
+function dragIk(drag: IkDrag): void {
+  if (!live) return;
+  const spec = live.spec.ik?.[drag.layer];
+  if (!spec) return;
+  const instance = live.instance;
+  const edits: [`target/${0 | 1 | 2}` | "ground/height", number][] = [];
+  const drive = (value: number | { param: string }, slot: `target/${0 | 1 | 2}` | "ground/height", v: number): void => {
+    if (typeof value === "number") edits.push([slot, Math.round(v * 1000) / 1000]);
+    else setParam(instance, value.param, v);
+  };
+  if (drag.what === "target" && spec.solver !== "footPlacement") {
+    spec.target.forEach((t, k) => drive(t, `target/${k as 0 | 1 | 2}`, drag.point[k]!));
+  } else if (drag.what === "ground" && spec.solver === "footPlacement") {
+    // The height of the moved plane: a point p on it gives h = p·up + (n·p⊥)/(n·up), n the normal this frame.
+    const layer = live.graph.ik[drag.layer]!;
+    const value = (k: number): number => (layer.slots[k]! >= 0 ? instance.params[layer.slots[k]!]! : layer.values[k]!);
+    const up = layer.direction;
+    let nx = value(1), ny = value(2), nz = value(3);
+    const nl = Math.hypot(nx, ny, nz) || 1;
+    nx /= nl; ny /= nl; nz /= nl;
+    const nu = nx * up[0]! + ny * up[1]! + nz * up[2]!;
+    const [px, py, pz] = drag.point;
+    const hp = px * up[0]! + py * up[1]! + pz * up[2]!;
+    const across = nx * (px - hp * up[0]!) + ny * (py - hp * up[1]!) + nz * (pz - hp * up[2]!);
+    drive(spec.ground.height, "ground/height", nu > 1e-6 ? hp + across / nu : hp);
+  }
+  if (edits.length > 0) {
+    documentEditor.apply(`Move ${drag.what} of ${spec.name}`, (doc) => { for (const [slot, v] of edits) setIkValue(doc, drag.layer, slot, v); }, { coalesce: `ik-drag:${drag.layer}`, source: "ik" });
+  }
+  if (drag.done) store.seal();
+  timeline.goLive();
+}
 const blendPanel = createBlendPanel(() => (live ? timeline.instance(live) : undefined), () => timeline.goLive());
 const demos = createDemoPanel(store, () => character, () => {
   if (live && live.graph.paramIndex.has("swap")) { timeline.goLive(); trigger(live.instance, "swap"); }
@@ -140,6 +215,7 @@ function applyDocument(options: { quiet?: boolean } = {}): boolean {
     const findings = locateDiagnostics(store.analysis.tree, store.analysis.diagnostics);
     log.showFindings(findings, selectFinding);
     editor.showDiagnostics(findings);
+    ikPanel.setFindings(findings);
     live = { ...live, file: store.file };
     document.body.dataset["graph"] = "ok";
     setStatus(`${character?.name ?? ""} · ${store.file}`);
@@ -148,6 +224,7 @@ function applyDocument(options: { quiet?: boolean } = {}): boolean {
   const result = compileAnalysis(store.analysis, character);
   log.showFindings(result.findings, selectFinding);
   editor.showDiagnostics(result.findings);
+  ikPanel.setFindings(result.findings);
   if (!result.graph || !result.spec) {
     if (!options.quiet) {
       setStatus(`${store.file}: does not fit ${character?.name ?? "the character"}; ${live ? `${live.file} keeps running` : "nothing to run"}`);
@@ -192,6 +269,7 @@ async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
     return;
   }
   character = read.character;
+  ikSkeleton = ikSkeletonOf(character);
   fillClipPicker(character);
   viewport.setCharacter(character.root);
   characterLoading = true;
@@ -284,6 +362,7 @@ function tick(now: number): void {
     evaluate = performance.now() - t0;
     applyPoseToThree(character.binding, instance.result.pose);
     if (store.selection.step === null) moveRoot(character, instance);
+    ikGizmos.update(live.graph, instance, character);
     updatePanels(live, instance);
   } else {
     timeline.update(real);
@@ -319,6 +398,7 @@ function updatePanels(l: Live, instance: GraphInstance): void {
   }
   graphPanel.update(instance, continuity);
   inspector.update();
+  ikPanel.update();
   paramsView?.sync(instance);
   blendPanel.update(l, graphPanel.layer, instance);
   if (graphPanel.shown) fade.update(instance, graphPanel.shown.machine, continuity);
@@ -360,6 +440,7 @@ document.addEventListener("drop", (e) => {
   e.preventDefault();
   for (const f of Array.from(e.dataTransfer?.files ?? [])) void openFile(f).catch((err: unknown) => setStatus(`${f.name}: ${(err as Error).message}`));
 });
+$<HTMLInputElement>("toggle-ik").addEventListener("change", (e) => ikGizmos.setVisible((e.target as HTMLInputElement).checked));
 $<HTMLInputElement>("toggle-skeleton").addEventListener("change", (e) => viewport.setSkeletonVisible((e.target as HTMLInputElement).checked));
 $("frame").addEventListener("click", () => character && viewport.frame(character.root));
 $("edit-graph").addEventListener("click", () => toggleEditor());
@@ -448,7 +529,7 @@ async function start(): Promise<void> {
 
 const ready = start().catch((e) => { setStatus(`failed to start: ${(e as Error).message}`); throw e; });
 installTestHooks({
-  ready, store, editor, viewport, crowd, perf, fade, timeline, continuity, check: checkPanel,
+  ready, store, editor, viewport, crowd, perf, fade, timeline, continuity, check: checkPanel, ikGizmos,
   live: () => live,
   character: () => character,
   loadCharacter,

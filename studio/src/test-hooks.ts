@@ -1,7 +1,8 @@
 // window.animgraphStudio: what the end-to-end tests, scripts/docs-studio.mjs and scripts/studio-figures.mjs
 // drive (and the curious, in the console).
 import { forEachDiagnostic } from "@codemirror/lint";
-import { createCrowd, evaluateCrowd, setParam } from "animgraph";
+import { createCrowd, evaluateCrowd, localToModel, setParam } from "animgraph";
+import { Vector3 } from "three";
 import type { Character } from "./character.ts";
 import type { CheckPanel } from "./check-panel.ts";
 import type { CrowdPanel } from "./crowd-panel.ts";
@@ -9,6 +10,7 @@ import { drawItems } from "./crowd-renderer.ts";
 import type { EditorViewHandle } from "./editor-view.ts";
 import type { ContinuityTracker } from "./continuity-tracker.ts";
 import type { FadeView } from "./fade-view.ts";
+import type { IkGizmos } from "./ik-gizmos.ts";
 import type { Live } from "./live-graph.ts";
 import type { PerfPanel } from "./perf-panel.ts";
 import { toTimelineJson, verifyReplay } from "./recorder.ts";
@@ -28,6 +30,7 @@ export interface TestHookContext {
   readonly continuity: ContinuityTracker;
   readonly timeline: TimelinePanel;
   readonly check: CheckPanel;
+  readonly ikGizmos: IkGizmos;
   live(): Live | undefined;
   character(): Character | undefined;
   loadCharacter(bytes: Uint8Array, name: string): Promise<void>;
@@ -76,6 +79,32 @@ export function installTestHooks(c: TestHookContext): void {
           out.push({ line: line.number, column: from - line.from + 1, severity: d.severity, message: d.message });
         });
         return out;
+      },
+      /** Per IK layer of the graph that plays: its gizmos' places (world space) and its weight this frame. */
+      ikGizmos: () => c.ikGizmos.snapshot(),
+      /**
+       * A joint of the character: its world position as drawn (the three.js bone the output pose was applied
+       * to), the same in model space (through the inverse of the model → world matrix), and its model-space
+       * position computed from the output pose by the library (`pose`).
+       */
+      joint: (name: string) => {
+        const character = c.character();
+        const j = character?.skeleton.indexOf.get(name);
+        if (!character || j === undefined) return null;
+        const at = character.binding.objectOfJoint[j] ?? -1;
+        const obj = at >= 0 ? character.binding.objects[at] : undefined;
+        if (!obj) return null;
+        character.root.updateMatrixWorld(true);
+        const world = obj.getWorldPosition(new Vector3());
+        const model = world.clone().applyMatrix4(c.ikGizmos.modelMatrix(character).invert());
+        // And from the output pose itself, with the library's own model-space transform.
+        const live = c.live();
+        let pose: number[] | null = null;
+        if (live) {
+          const m = localToModel(new Float32Array(16 * character.skeleton.jointCount), character.skeleton, c.timeline.instance(live).result.pose);
+          pose = [m[16 * j + 12]!, m[16 * j + 13]!, m[16 * j + 14]!];
+        }
+        return { world: [world.x, world.y, world.z], model: [model.x, model.y, model.z], pose };
       },
       simulationTime: () => c.live()?.instance.time ?? 0,
       /** Per state of the shown machine: its weight over the plotted history (the crossfade panel). */

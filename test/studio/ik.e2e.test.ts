@@ -1,0 +1,163 @@
+// End-to-end test of the studio's IK layers panel in headless Chromium: on the robot's graph, a two-bone
+// layer on the left arm is added and its target and weight bound to new parameters through the panel
+// alone; moving the parameters' sliders puts the hand (the three.js bone the output pose is drawn with)
+// on the target gizmo; the keyboard disables, adds, reorders and removes layers; undo takes every edit
+// back to the original JSON, and the gizmos go with the layers.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build, preview, type PreviewServer } from "vite";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { repoPath } from "../helpers/assets.ts";
+
+const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
+
+let server: PreviewServer | undefined;
+// Its own build directory: other end-to-end files build the studio at the same time.
+const outDir = mkdtempSync(join(tmpdir(), "animgraph-ik-e2e-"));
+let browser: Browser | undefined;
+let page: Page;
+const pageErrors: string[] = [];
+
+before(async () => {
+  if (skip) return;
+  const configFile = repoPath("studio/vite.config.ts");
+  await build({ configFile, logLevel: "error", build: { outDir, emptyOutDir: true } });
+  server = await preview({ configFile, build: { outDir }, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--no-first-run", "--disable-background-networking", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
+  });
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await page.goto(server.resolvedUrls!.local[0]!);
+  await page.waitForFunction("window.animgraphStudio !== undefined");
+  await page.evaluate("window.animgraphStudio.ready");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] !== undefined, undefined, { timeout: 60_000 });
+}, { timeout: 180_000 });
+
+after(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+type Vec = [number, number, number];
+interface Gizmo { name: string; solver: string; weight: number; target: Vec | null; targetModel: Vec | null }
+// Reading the store and the hooks is only for checking: every edit goes through the page's controls.
+const storeText = (): Promise<string> => page.evaluate("window.animgraphStudio.store.text") as Promise<string>;
+const ikOf = async (): Promise<Record<string, unknown>[]> => (JSON.parse(await storeText()) as { ik?: Record<string, unknown>[] }).ik ?? [];
+const gizmos = (): Promise<Gizmo[]> => page.evaluate("window.animgraphStudio.ikGizmos()") as Promise<Gizmo[]>;
+const joint = (name: string): Promise<{ world: Vec; model: Vec; pose: Vec }> => page.evaluate(`window.animgraphStudio.joint(${JSON.stringify(name)})`) as Promise<{ world: Vec; model: Vec; pose: Vec }>;
+const ik = (key: string): Locator => page.locator(`#ik [data-key="${key}"]`);
+const dist = (a: readonly number[], b: readonly number[]): number => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+/** Moves a parameter's slider in the Parameters panel to `value` (as dragging it would). */
+async function slide(param: string, value: number): Promise<void> {
+  await page.evaluate(([p, v]) => {
+    const input = document.querySelector<HTMLInputElement>(`input[data-param="${p}"]`)!;
+    input.value = String(v);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }, [param, value] as const);
+}
+/** Waits for `n` more frames of the studio's loop. */
+async function frames(n: number): Promise<void> {
+  const start = await page.evaluate("window.animgraphStudio.frames()") as number;
+  await page.waitForFunction(`window.animgraphStudio.frames() >= ${start + n}`);
+}
+
+test("robot: a two-bone IK layer added and bound to new parameters from the panel puts the hand on the target; the keyboard edits the stack; undo gives the original JSON", { skip, timeout: 300_000 }, async () => {
+  const original = await storeText();
+  assert.equal((await ikOf()).length, 0);
+  const handBefore = await joint("Palm2.L");
+
+  // Add: the solver picker and the + button.
+  await ik("ik-new-solver").selectOption("twoBone");
+  await ik("ik-add").click();
+  await page.locator('#ik [data-ik-layer="0"]').waitFor();
+  assert.deepEqual((await ikOf())[0], { name: "Palm2.L IK", solver: "twoBone", joints: ["UpperArm.L", "LowerArm.L", "Palm2.L"], target: (await ikOf())[0]!["target"] });
+  assert.equal(await ik("ik-joint-joints-2").inputValue(), "Palm2.L");
+
+  // Bind the target's coordinates and the weight to new parameters.
+  for (const slot of ["target/0", "target/1", "target/2", "weight"]) {
+    await ik(`ik-bind-${slot}`).selectOption({ label: "new parameter…" });
+    await page.waitForFunction(`(() => { const l = JSON.parse(window.animgraphStudio.store.text).ik[0]; const v = ${JSON.stringify(slot)} === "weight" ? l.weight : l.target[${Number(slot.slice(-1))}]; return v && typeof v.param === "string"; })()`);
+  }
+  const layer = (await ikOf())[0]!;
+  assert.deepEqual(layer["target"], [{ param: "Palm2.L IK x" }, { param: "Palm2.L IK y" }, { param: "Palm2.L IK z" }]);
+  assert.deepEqual(layer["weight"], { param: "Palm2.L IK weight" });
+  // The graph recompiles and plays the layer: its gizmo is drawn, the sliders are in the Parameters panel.
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.querySelector('input[data-param="Palm2.L IK x"]') !== null, undefined, { timeout: 30_000 });
+  await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 1");
+
+  // A target three quarters of the way from the shoulder to where the hand is now, a little forward: within
+  // reach (the robot's forearm is twice its upper arm, so a target nearer the shoulder than a third of the arm is not).
+  const shoulder = await joint("UpperArm.L");
+  const hand = await joint("Palm2.L");
+  const arm = dist(shoulder.model, (await joint("LowerArm.L")).model) + dist((await joint("LowerArm.L")).model, hand.model);
+  const want: Vec = [0, 1, 2].map((c) => shoulder.model[c]! + 0.75 * (hand.model[c]! - shoulder.model[c]!) + (c === 2 ? 0.1 * arm : 0)) as Vec;
+  for (const [c, axis] of ["x", "y", "z"].entries()) await slide(`Palm2.L IK ${axis}`, want[c]!);
+  await frames(4);
+  // The gizmo and the bones read in one go (the same frame).
+  const [[g], reached, upper, middle] = await page.evaluate(`(() => { const s = window.animgraphStudio; return [s.ikGizmos(), s.joint("Palm2.L"), s.joint("UpperArm.L"), s.joint("LowerArm.L")]; })()`) as [Gizmo[], { world: Vec; model: Vec; pose: Vec }, { world: Vec; model: Vec; pose: Vec }, { world: Vec; model: Vec; pose: Vec }];
+  assert.equal(g!.weight, 1);
+  // The slider's step rounds the value: the target is what the parameters hold, near the one asked for.
+  assert.ok(dist(g!.targetModel!, want) < 0.05 * arm, `target ${g!.targetModel} vs asked ${want}`);
+  const miss = dist(reached.world, g!.target!);
+  const armWorld = dist(upper.world, middle.world) + dist(middle.world, reached.world);
+  assert.ok(miss < 1e-3 * armWorld, `the hand is ${miss} from the target gizmo (arm ${armWorld}, world units)`);
+  // From the output pose itself (the library's model-space transform), and the bone drawn agrees with it.
+  assert.ok(dist(reached.pose, g!.targetModel!) < 1e-4 * arm, `the output pose's hand is ${dist(reached.pose, g!.targetModel!)} from the target (arm ${arm})`);
+  assert.ok(dist(reached.model, reached.pose) < 1e-5 * arm, "the drawn bone is the output pose's");
+  assert.ok(dist(reached.model, handBefore.model) > 0.2 * arm, "the hand moved");
+  // Weight 0: the hand goes back to where the animation has it.
+  await slide("Palm2.L IK weight", 0);
+  await frames(4);
+  assert.ok(dist((await joint("Palm2.L")).model, (await gizmos())[0]!.targetModel!) > 0.2 * arm, "weight 0 leaves the hand to the animation");
+  assert.equal((await gizmos())[0]!.weight, 0);
+  await slide("Palm2.L IK weight", 1);
+
+  // Keyboard: Space disables the focused layer, N adds one (the solver picked), Alt+↑ runs it earlier, Delete removes it.
+  await page.locator('#ik [data-ik-layer="0"]').focus();
+  await page.keyboard.press(" ");
+  await page.waitForFunction(() => JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0].enabled === false);
+  await frames(4);
+  assert.ok(dist((await joint("Palm2.L")).model, (await gizmos())[0]!.targetModel!) > 0.2 * arm, "a disabled layer does not run");
+  await page.locator('#ik [data-ik-layer="0"]').focus();
+  await page.keyboard.press(" ");
+  await page.waitForFunction(() => !("enabled" in JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0]));
+  await ik("ik-new-solver").selectOption("aim");
+  await page.locator('#ik [data-ik-layer="0"]').focus();
+  await page.keyboard.press("n");
+  await page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 2);
+  assert.deepEqual((await ikOf()).map((l) => l["name"]), ["Palm2.L IK", "Head aim"]);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-ik-layer")), "1", "the new layer has the focus");
+  await page.keyboard.press("Alt+ArrowUp");
+  await page.waitForFunction(() => JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0].name === "Head aim");
+  await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 2");
+  await page.locator('#ik [data-ik-layer="0"]').focus();
+  await page.keyboard.press("Delete");
+  await page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 1);
+  assert.deepEqual((await ikOf()).map((l) => l["name"]), ["Palm2.L IK"]);
+
+  // A chain that is not one: the compiler's finding shows at the layer; the last good graph plays on.
+  await ik("ik-joint-joints-2").selectOption("Head");
+  await page.waitForFunction(() => document.querySelector('#ik [data-ik-layer="0"]')?.classList.contains("finding-error") === true, undefined, { timeout: 30_000 });
+  assert.match(await page.locator("#ik .ik-findings").textContent() ?? "", /E_IK_NOT_A_CHAIN \/ik\/0\/joints\/2/);
+  await page.locator('#ik [data-ik-layer="0"]').focus();
+  await page.keyboard.press("Control+z");
+  await page.waitForFunction(() => document.querySelector('#ik [data-ik-layer="0"]')?.classList.contains("finding-error") === false, undefined, { timeout: 30_000 });
+
+  // Undo everything: the JSON is the original, the layer and its gizmos are gone.
+  let undos = 0;
+  while ((await page.getAttribute("#undo", "aria-disabled")) !== "true") { await page.keyboard.press("Control+z"); undos++; }
+  assert.ok(undos >= 5, `${undos} undo steps`);
+  assert.equal(await storeText(), original);
+  await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 0", undefined, { timeout: 30_000 });
+  assert.equal(await page.locator("#ik [data-ik-layer]").count(), 0);
+  assert.deepEqual(pageErrors, []);
+});
