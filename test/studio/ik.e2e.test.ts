@@ -58,6 +58,7 @@ const dist = (a: readonly number[], b: readonly number[]): number => Math.hypot(
 
 /** Moves a parameter's slider in the Parameters panel to `value` (as dragging it would). */
 async function slide(param: string, value: number): Promise<void> {
+  await page.locator(`input[data-param="${param}"]`).waitFor();
   await page.evaluate(([p, v]) => {
     const input = document.querySelector<HTMLInputElement>(`input[data-param="${p}"]`)!;
     input.value = String(v);
@@ -91,7 +92,7 @@ test("robot: a two-bone IK layer added and bound to new parameters from the pane
   assert.deepEqual(layer["target"], [{ param: "Palm2.L IK x" }, { param: "Palm2.L IK y" }, { param: "Palm2.L IK z" }]);
   assert.deepEqual(layer["weight"], { param: "Palm2.L IK weight" });
   // The graph recompiles and plays the layer: its gizmo is drawn, the sliders are in the Parameters panel.
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.querySelector('input[data-param="Palm2.L IK x"]') !== null, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.querySelector('input[data-param="Palm2.L IK weight"]') !== null, undefined, { timeout: 30_000 });
   await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 1");
 
   // A target three quarters of the way from the shoulder to where the hand is now, a little forward: within
