@@ -4,7 +4,7 @@ import { argumentError, expectInteger, expectOptionalObject, expectSkeleton, inv
 import { compileLintedGraph } from "../graph/compile-graph.ts";
 import type { CompiledGraph, RuntimeOptions } from "../graph/compiled-graph.ts";
 import { createInstance, type GraphInstance } from "../graph/graph-instance.ts";
-import { isProceduralClip, type MotionSource } from "../graph/motion-source.ts";
+import { isProceduralClipUnchecked, type MotionSource } from "../graph/motion-source.ts";
 import { lintGraph } from "../lint/lint-graph.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { resolveGraphSpec, type GraphSpecInput } from "../spec/resolve-graph-spec.ts";
@@ -77,7 +77,7 @@ export function createAnimator(spec: GraphSpecInput, character: AnimatorCharacte
   if (options.lint !== false) {
     const seen = new Set(compiled.diagnostics.map((d) => `${d.code} ${d.pointer}`));
     const clipInfo = [...(clips instanceof Map ? clips.entries() : (clips as readonly MotionSource[]).map((c) => [c.name, c] as const))]
-      .map(([name, c]) => ({ name, duration: c.duration, ...(isProceduralClip(c) ? {} : { loop: c.loopMode }) }));
+      .map(([name, c]) => ({ name, duration: c.duration, ...(isProceduralClipUnchecked(c) ? {} : { loop: c.loopMode }) }));
     for (const d of lintGraph(source, { clips: clipInfo, joints: skeleton.names })) if (!seen.has(`${d.code} ${d.pointer}`)) all.push(d);
   }
   all.sort(compareDiagnostics);

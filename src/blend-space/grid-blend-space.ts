@@ -1,4 +1,5 @@
 import type { WeightArray } from "./blend-1d.ts";
+import { expectNumber, expectNumberArray, expectObject } from "../errors/check-argument.ts";
 
 /**
  * A 2D blend space whose samples sit on a rectangular grid: `xs.length × ys.length` samples, sample
@@ -50,6 +51,13 @@ function fractionIn(out: Float64Array, o: number, axis: ArrayLike<number>, i: nu
  * `src/blend-check/bilinear-permille.ts`.
  */
 export function gridBlendWeights<T extends WeightArray>(out: T, grid: BlendGrid, x: number, y: number): T {
+  const fn = "gridBlendWeights";
+  expectObject(fn, "grid", grid);
+  expectNumberArray(fn, "grid.xs", grid.xs, 1);
+  expectNumberArray(fn, "grid.ys", grid.ys, 1);
+  expectNumberArray(fn, "out", out, grid.xs.length * grid.ys.length);
+  expectNumber(fn, "x", x);
+  expectNumber(fn, "y", y);
   args[0] = x;
   args[1] = y;
   return gridBlendWeightsAt(out, grid, args, 0, 1);

@@ -1,3 +1,5 @@
+import { AnimgraphError } from "../errors/animgraph-error.ts";
+import { argumentError, expectArray, expectFiniteNumber, expectSkeleton, invalidValue } from "../errors/check-argument.ts";
 import { descendantsOf, type Skeleton } from "../skeleton/skeleton.ts";
 
 /**
@@ -17,10 +19,14 @@ export function createBoneMask(skeleton: Skeleton, weight = 0): BoneMask {
  * the graph compiler — check names against the skeleton first and report a diagnostic).
  */
 export function maskFromJoints(skeleton: Skeleton, rootNames: readonly string[], weight = 1): BoneMask {
+  const fn = "maskFromJoints";
+  expectSkeleton(fn, "skeleton", skeleton);
+  expectArray(fn, "rootNames", rootNames);
+  expectFiniteNumber(fn, "weight", weight);
   const mask = createBoneMask(skeleton, 0);
   for (const name of rootNames) {
-    const root = skeleton.indexOf.get(name);
-    if (root === undefined) throw new RangeError(`maskFromJoints: no joint named "${name}"`);
+    const root = typeof name === "string" ? skeleton.indexOf.get(name) : undefined;
+    if (root === undefined) throw invalidValue(fn, "rootNames", `no joint named ${JSON.stringify(String(name))} in the skeleton`);
     for (const j of descendantsOf(skeleton, root)) mask[j] = weight;
   }
   return mask;
@@ -28,24 +34,48 @@ export function maskFromJoints(skeleton: Skeleton, rootNames: readonly string[],
 
 /** out[j] = 1 − mask[j] (lower body from an upper-body mask). `out` may be `mask`. */
 export function invertMask(out: BoneMask, mask: BoneMask): BoneMask {
+  expectMask("invertMask", "mask", mask);
+  expectMask("invertMask", "out", out, mask.length);
   for (let j = 0; j < mask.length; j++) out[j] = 1 - mask[j]!;
   return out;
 }
 
 /** out[j] = max(a[j], b[j]). `out` may alias either input. */
 export function maskUnion(out: BoneMask, a: BoneMask, b: BoneMask): BoneMask {
+  expectMask("maskUnion", "a", a);
+  expectMask("maskUnion", "b", b, a.length);
+  expectMask("maskUnion", "out", out, a.length);
   for (let j = 0; j < a.length; j++) out[j] = Math.max(a[j]!, b[j]!);
   return out;
 }
 
 /** out[j] = min(a[j], b[j]). `out` may alias either input. */
 export function maskIntersection(out: BoneMask, a: BoneMask, b: BoneMask): BoneMask {
+  expectMask("maskIntersection", "a", a);
+  expectMask("maskIntersection", "b", b, a.length);
+  expectMask("maskIntersection", "out", out, a.length);
   for (let j = 0; j < a.length; j++) out[j] = Math.min(a[j]!, b[j]!);
   return out;
 }
 
 /** out[j] = mask[j] · k. `out` may be `mask`. */
 export function scaleMask(out: BoneMask, mask: BoneMask, k: number): BoneMask {
+  expectMask("scaleMask", "mask", mask);
+  expectMask("scaleMask", "out", out, mask.length);
+  expectFiniteNumber("scaleMask", "k", k);
   for (let j = 0; j < mask.length; j++) out[j] = mask[j]! * k;
   return out;
+}
+
+/**
+ * A mask argument: a Float32Array of `jointCount` weights (-1: any length). A mask of another length
+ * is ERR_SKELETON_MISMATCH: it belongs to another skeleton.
+ */
+function expectMask(fn: string, argument: string, value: unknown, jointCount = -1): void {
+  if (!(value instanceof Float32Array)) throw argumentError(fn, argument, "a BoneMask (a Float32Array, one weight per joint)", value);
+  if (jointCount >= 0 && value.length !== jointCount) {
+    throw new AnimgraphError("ERR_SKELETON_MISMATCH", `${fn}: ${argument} has ${value.length} joint weights but the other mask has ${jointCount}; they are masks of two skeletons`, {
+      argument, expected: `a BoneMask of ${jointCount} joints`, received: `a BoneMask of ${value.length} joints`,
+    });
+  }
 }

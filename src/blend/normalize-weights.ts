@@ -1,3 +1,5 @@
+import { expectNumber, expectNumberArray } from "../errors/check-argument.ts";
+
 /** Total weight below which a blend has no input and falls back to the rest pose. */
 export const DEFAULT_WEIGHT_THRESHOLD = 1e-6;
 
@@ -8,6 +10,9 @@ export const DEFAULT_WEIGHT_THRESHOLD = 1e-6;
  * rest pose). No allocation.
  */
 export function normalizeWeights(out: Float32Array | Float64Array | number[], weights: ArrayLike<number>, threshold = DEFAULT_WEIGHT_THRESHOLD): number {
+  expectNumberArray("normalizeWeights", "weights", weights);
+  expectNumberArray("normalizeWeights", "out", out, weights.length);
+  expectNumber("normalizeWeights", "threshold", threshold);
   const total = contributingTotal(weights);
   const inv = total >= threshold ? 1 / total : 0;
   for (let i = 0; i < weights.length; i++) out[i] = contributes(weights[i]!) ? weights[i]! * inv : 0;

@@ -2,7 +2,7 @@ import { quatConjugate, quatMultiply } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import { createClip, type Clip, type JointTrack, type TrackPath } from "./clip.ts";
 import { createClipCursor } from "./clip-cursor.ts";
-import { sampleClip } from "./sample-clip.ts";
+import { sampleClipUnchecked } from "./sample-clip.ts";
 
 /** The pose an additive clip is measured against. */
 export type AdditiveReference =
@@ -37,7 +37,7 @@ export function makeAdditiveClip(clip: Clip, reference: AdditiveReference, name 
   } else {
     const source = reference.kind === "firstFrame" ? clip : reference.clip;
     if (source.skeleton !== skeleton) throw new Error(`makeAdditiveClip: reference clip "${source.name}" uses another skeleton`);
-    sampleClip(ref, source, reference.kind === "firstFrame" ? 0 : reference.time, createClipCursor(source));
+    sampleClipUnchecked(ref, source, reference.kind === "firstFrame" ? 0 : reference.time, createClipCursor(source));
   }
   const rest = skeleton.rest;
   const tracks: JointTrack[] = [];

@@ -1,3 +1,4 @@
+import { argumentError, invalidValue } from "../errors/check-argument.ts";
 import type { Clip } from "./clip.ts";
 
 /**
@@ -21,7 +22,23 @@ export function createClipCursor(clip: Clip): ClipCursor {
 
 /** Rewinds a cursor (after a seek it is not needed: a backward jump falls back to binary search). */
 export function resetClipCursor(cursor: ClipCursor): ClipCursor {
+  expectClipCursor("resetClipCursor", "cursor", cursor);
   cursor.keys.fill(0);
   cursor.floatKeys.fill(0);
   return cursor;
+}
+
+/**
+ * A ClipCursor (from createClipCursor); with `clip`, one made for that clip (a cursor of another clip
+ * is ERR_INVALID_VALUE: its key indices mean nothing there).
+ */
+export function expectClipCursor(fn: string, argument: string, value: unknown, clip?: Clip): asserts value is ClipCursor {
+  const cursor = value as Partial<ClipCursor> | null;
+  if (typeof cursor !== "object" || cursor === null || !(cursor.keys instanceof Int32Array) || !(cursor.floatKeys instanceof Int32Array)
+    || typeof cursor.clip !== "object" || cursor.clip === null) {
+    throw argumentError(fn, argument, "a ClipCursor (from createClipCursor)", value);
+  }
+  if (clip !== undefined && cursor.clip !== clip) {
+    throw invalidValue(fn, argument, `the cursor belongs to clip ${JSON.stringify(String(cursor.clip.name))}, not ${JSON.stringify(clip.name)}; make one with createClipCursor(clip)`);
+  }
 }

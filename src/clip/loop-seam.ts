@@ -3,7 +3,7 @@ import { vec3Distance } from "../math/vec3.ts";
 import { createPose } from "../pose/pose.ts";
 import type { Clip } from "./clip.ts";
 import { createClipCursor } from "./clip-cursor.ts";
-import { sampleClip } from "./sample-clip.ts";
+import { sampleClipUnchecked } from "./sample-clip.ts";
 
 /**
  * How far a clip's end pose (time = duration) is from its start pose (time = 0): the jump a looping
@@ -38,8 +38,8 @@ export function measureLoopSeam(clip: Clip, ignoreJoints?: ArrayLike<number>): L
   const start = createPose(J);
   const end = createPose(J);
   const cursor = createClipCursor(clip);
-  sampleClip(start, clip, 0, cursor);
-  sampleClip(end, clip, clip.duration, cursor);
+  sampleClipUnchecked(start, clip, 0, cursor);
+  sampleClipUnchecked(end, clip, clip.duration, cursor);
   const skip = new Uint8Array(J);
   if (ignoreJoints) for (let i = 0; i < ignoreJoints.length; i++) skip[ignoreJoints[i]!] = 1;
   let translation = 0, rotation = 0, scale = 0, worstJoint = -1, worstTranslationJoint = -1;

@@ -1,8 +1,9 @@
 import type { QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { Clip } from "./clip.ts";
-import type { ClipCursor } from "./clip-cursor.ts";
-import { sampleTrack, sampleTrackAt } from "./sample-track.ts";
+import { expectArray, expectClip, expectNumber, expectOneOf, expectPose, expectSkeleton, expectTypedArray, invalidValue } from "../errors/check-argument.ts";
+import { expectClipCursor, type ClipCursor } from "./clip-cursor.ts";
+import { sampleTrackAt, sampleTrackUnchecked } from "./sample-track.ts";
 
 /**
  * Samples `clip` at `time` seconds (clip-local; map playback time with `wrapTime` first) into `out`:
@@ -13,6 +14,21 @@ import { sampleTrack, sampleTrackAt } from "./sample-track.ts";
  * Aliasing: `out` must not be the skeleton's rest pose (it would be overwritten); it is otherwise free.
  */
 export function sampleClip(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation = "slerp"): Pose {
+  const fn = "sampleClip";
+  expectClip(fn, "clip", clip);
+  expectSkeleton(fn, "clip.skeleton", clip.skeleton);
+  expectPose(fn, "out", out, clip.skeleton.jointCount);
+  if (out === clip.skeleton.rest) throw invalidValue(fn, "out", "must not be the skeleton's rest pose (sampling would overwrite it)");
+  expectNumber(fn, "time", time);
+  expectClipCursor(fn, "cursor", cursor, clip);
+  expectOneOf(fn, "quatMode", quatMode, QUAT_MODES);
+  return sampleClipUnchecked(out, clip, time, cursor, quatMode);
+}
+
+const QUAT_MODES: readonly QuatInterpolation[] = ["slerp", "fastSlerp", "nlerp"];
+
+/** `sampleClip` without the argument checks: what the library's own loops call. */
+export function sampleClipUnchecked(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation = "slerp"): Pose {
   arg[0] = time;
   return sampleClipAt(out, clip, arg, 0, cursor, quatMode);
 }
@@ -60,13 +76,18 @@ export function floatTrackLength(clip: Clip): number {
  * rotation). Returns `out`. No allocation.
  */
 export function sampleFloatTracks(out: Float32Array, clip: Clip, time: number, cursor: ClipCursor): Float32Array {
-  if (cursor.clip !== clip) throw new Error(`sampleFloatTracks: the cursor belongs to clip "${cursor.clip.name}", not "${clip.name}"`);
+  const fn = "sampleFloatTracks";
+  expectClip(fn, "clip", clip);
+  expectArray(fn, "clip.floatTracks", clip.floatTracks);
+  expectTypedArray(fn, "out", out, Float32Array, floatTrackLength(clip));
+  expectNumber(fn, "time", time);
+  expectClipCursor(fn, "cursor", cursor, clip);
   const tracks = clip.floatTracks;
   const keys = cursor.floatKeys;
   let o = 0;
   for (let i = 0; i < tracks.length; i++) {
     const track = tracks[i]!;
-    keys[i] = sampleTrack(out, o, track.times, track.values, track.count, track.interpolation, track.quaternion === true, "slerp", time, keys[i]!);
+    keys[i] = sampleTrackUnchecked(out, o, track.times, track.values, track.count, track.interpolation, track.quaternion === true, "slerp", time, keys[i]!);
     o += track.count;
   }
   return out;

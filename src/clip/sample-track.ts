@@ -1,6 +1,7 @@
 import { quatInterpolateAt, quatNormalize, type QuatInterpolation } from "../math/quat.ts";
 import type { Interpolation } from "./clip.ts";
 import { findKeyAt } from "./find-key.ts";
+import { argumentError, expectBoolean, expectInteger, expectNumber, expectNumberArrayAt, expectOneOf, expectTypedArray, rangeError } from "../errors/check-argument.ts";
 
 /**
  * Samples one keyframe track at `time` into out[o .. o + stride − 1] and returns the key segment used
@@ -14,6 +15,39 @@ import { findKeyAt } from "./find-key.ts";
  * `out` must not overlap `values`. No allocation.
  */
 export function sampleTrack(
+  out: Float32Array | Float64Array,
+  o: number,
+  times: Float32Array,
+  values: Float32Array,
+  stride: number,
+  interpolation: Interpolation,
+  rotation: boolean,
+  quatMode: QuatInterpolation,
+  time: number,
+  hint: number,
+): number {
+  const fn = "sampleTrack";
+  if (!(out instanceof Float32Array || out instanceof Float64Array)) throw argumentError(fn, "out", "a Float32Array or Float64Array", out);
+  expectTypedArray(fn, "times", times, Float32Array, 1);
+  expectTypedArray(fn, "values", values, Float32Array);
+  expectInteger(fn, "stride", stride, 1, 0xffff);
+  expectNumberArrayAt(fn, "out", out, "o", o, stride);
+  expectOneOf(fn, "interpolation", interpolation, INTERPOLATIONS);
+  expectBoolean(fn, "rotation", rotation);
+  if (rotation && stride !== 4) throw rangeError(fn, "stride", "4 for a rotation track", stride);
+  expectOneOf(fn, "quatMode", quatMode, QUAT_MODES);
+  expectNumber(fn, "time", time);
+  expectInteger(fn, "hint", hint, Number.MIN_SAFE_INTEGER);
+  const perKey = interpolation === "CUBICSPLINE" ? 3 * stride : stride;
+  if (values.length < perKey * times.length) throw rangeError(fn, "values", `a Float32Array of ${perKey} × ${times.length} floats (${perKey} per key)`, values);
+  return sampleTrackUnchecked(out, o, times, values, stride, interpolation, rotation, quatMode, time, hint);
+}
+
+const INTERPOLATIONS: readonly Interpolation[] = ["STEP", "LINEAR", "CUBICSPLINE"];
+const QUAT_MODES: readonly QuatInterpolation[] = ["slerp", "fastSlerp", "nlerp"];
+
+/** `sampleTrack` without the argument checks, for the library's own tracks. */
+export function sampleTrackUnchecked(
   out: Float32Array | Float64Array,
   o: number,
   times: Float32Array,

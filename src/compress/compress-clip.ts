@@ -1,13 +1,13 @@
 import type { Clip, TrackPath } from "../clip/clip.ts";
 import { createClipCursor } from "../clip/clip-cursor.ts";
-import { sampleClip } from "../clip/sample-clip.ts";
+import { sampleClipUnchecked } from "../clip/sample-clip.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import { blockCount, compressedByteLength, decodeKey, fineCount, frameTime, KEYS_PER_BLOCK, runtimeByteLength, trackByteLength, TrackEncoding, type CompressedClip, type CompressedTrack } from "./compressed-clip.ts";
 import { assembleTrack, codeBytes, encodeFineBlock, fineBlockBits, fitTrack, type FitTarget, type TrackCode } from "./fit-track.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "./sample-compressed-clip.ts";
-import { createFrameSequence, jointErrors, modelTransforms, modelTransformsRange, vertexError, type FrameSequence } from "./virtual-vertex-error.ts";
+import { createFrameSequence, jointErrorsUnchecked, modelTransformsUnchecked, modelTransformsRange, vertexErrorUnchecked, type FrameSequence } from "./virtual-vertex-error.ts";
 
 /** Options of `compressClip`. Lengths are in metres and converted with `unitsPerMetre`. */
 export interface CompressOptions {
@@ -220,11 +220,11 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   const pose = createPose(J);
   const cursor = createClipCursor(clip);
   for (let f = 0; f < F; f++) {
-    sampleClip(pose, clip, frameTime(start, rate, F, clip.duration, f), cursor, quatMode);
+    sampleClipUnchecked(pose, clip, frameTime(start, rate, F, clip.duration, f), cursor, quatMode);
     storeFrame(ref, pose, f);
   }
   makeHemisphereContinuous(ref);
-  const refModel = modelTransforms(new Float64Array(12 * J * F), skeleton, ref);
+  const refModel = modelTransformsUnchecked(new Float64Array(12 * J * F), skeleton, ref);
   const lever = leverArms(refModel, skeleton.parents, J, F, vv);
   const subtrees = subtreeLists(skeleton.parents, J);
 
@@ -270,8 +270,8 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   let best: { fitted: Map<number, CompressedTrack | undefined>; codes: Map<number, TrackCode | undefined>; share: Map<number, number>; bytes: number } | undefined;
   let loosenRounds = 0;
   for (; passes < MAX_PASSES; passes++) {
-    modelTransforms(candModel, skeleton, cand);
-    jointErrors(errors, refModel, candModel, J, F, vv);
+    modelTransformsUnchecked(candModel, skeleton, cand);
+    jointErrorsUnchecked(errors, refModel, candModel, J, F, vv);
     options.onProgress?.(Math.min(0.5, (0.5 * (passes + 1)) / MAX_PASSES));
     const change = new Map<number, number>();
     for (let j = 0; j < J; j++) {
@@ -313,7 +313,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
     for (const [slot, code] of best.codes) codes.set(slot, code);
     for (const [slot, value] of best.share) share.set(slot, value);
     for (const slot of slots) evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
-    modelTransforms(candModel, skeleton, cand);
+    modelTransformsUnchecked(candModel, skeleton, cand);
     passes += greedyLoosen();
     options.onProgress?.(0.75);
     if (!options.rotationBits && !options.translationBits && !options.scaleBits) passes += blockLoosen();
@@ -331,7 +331,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
       const j = subtree[k]!;
       for (let f = f0; f < f1; f++) {
         const o = (f * J + j) * 12;
-        if (vertexError(refModel, o, candModel, o, vv) > target) return false;
+        if (vertexErrorUnchecked(refModel, o, candModel, o, vv) > target) return false;
       }
     }
     return true;
@@ -481,15 +481,15 @@ export function measureCompression(
   const ccursor = createCompressedClipCursor(compressed);
   for (let f = 0; f < F; f++) {
     const time = frameTime(compressed.startTime, compressed.sampleRate, F, compressed.duration, f);
-    sampleClip(pose, clip, time, cursor, quatMode);
+    sampleClipUnchecked(pose, clip, time, cursor, quatMode);
     storeFrame(ref, pose, f);
     sampleCompressedClip(pose, compressed, time, ccursor, quatMode);
     storeFrame(cand, pose, f);
   }
-  const refModel = modelTransforms(new Float64Array(12 * J * F), clip.skeleton, ref);
-  const candModel = modelTransforms(new Float64Array(12 * J * F), clip.skeleton, cand);
+  const refModel = modelTransformsUnchecked(new Float64Array(12 * J * F), clip.skeleton, ref);
+  const candModel = modelTransformsUnchecked(new Float64Array(12 * J * F), clip.skeleton, cand);
   const jointMaxError = new Float64Array(J);
-  const mean = jointErrors(jointMaxError, refModel, candModel, J, F, vv);
+  const mean = jointErrorsUnchecked(jointMaxError, refModel, candModel, J, F, vv);
   let worst = 0;
   for (let j = 1; j < J; j++) if (jointMaxError[j]! > jointMaxError[worst]!) worst = j;
   for (let j = 0; j < J; j++) jointMaxError[j] = jointMaxError[j]! / upm;

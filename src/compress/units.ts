@@ -1,5 +1,5 @@
 import { expectString } from "../errors/check-argument.ts";
-import { localToModel } from "../pose/local-to-model.ts";
+import { localToModelUnchecked } from "../pose/local-to-model.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
 const LENGTH = /^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e([+-]?[0-9]+))?(mm|cm|m)$/i;
@@ -32,7 +32,7 @@ export const ASSUMED_JOINT_EXTENT_METRES = 1.5;
  */
 export function estimateUnitsPerMetre(skeleton: Skeleton, extentMetres = ASSUMED_JOINT_EXTENT_METRES): number {
   const J = skeleton.jointCount;
-  const model = localToModel(new Float32Array(16 * J), skeleton, skeleton.rest);
+  const model = localToModelUnchecked(new Float32Array(16 * J), skeleton, skeleton.rest);
   let extent = 0;
   for (let c = 0; c < 3; c++) {
     let lo = Infinity, hi = -Infinity;

@@ -1,3 +1,5 @@
+import { AnimgraphError } from "../errors/animgraph-error.ts";
+import { argumentError, expectInteger, expectNumber, expectNumberArrayAt, expectSkeleton, expectTypedArray } from "../errors/check-argument.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
 /**
@@ -34,6 +36,16 @@ export function createFrameSequence(jointCount: number, frameCount: number): Fra
  * `model[j] = model[parent] × T·R·S`. Allocates nothing.
  */
 export function modelTransforms(out: Float64Array, skeleton: Skeleton, seq: FrameSequence, firstJoint = 0): Float64Array {
+  const fn = "modelTransforms";
+  expectSkeleton(fn, "skeleton", skeleton);
+  expectFrameSequence(fn, "seq", seq, skeleton.jointCount);
+  expectTypedArray(fn, "out", out, Float64Array, 12 * seq.jointCount * seq.frameCount);
+  expectInteger(fn, "firstJoint", firstJoint, 0, seq.jointCount);
+  return modelTransformsUnchecked(out, skeleton, seq, firstJoint);
+}
+
+/** `modelTransforms` without the argument checks: what compression's search loops call. */
+export function modelTransformsUnchecked(out: Float64Array, skeleton: Skeleton, seq: FrameSequence, firstJoint = 0): Float64Array {
   const J = seq.jointCount;
   const F = seq.frameCount;
   const parents = skeleton.parents;
@@ -107,6 +119,14 @@ function composeAt(out: Float64Array, seq: FrameSequence, j: number, p: number, 
  * along the three local axes: max over axes k and signs of |(A − B)(±d e_k) + (t_A − t_B)|.
  */
 export function vertexError(a: Float64Array, ao: number, b: Float64Array, bo: number, d: number): number {
+  expectNumberArrayAt("vertexError", "a", a, "ao", ao, 12);
+  expectNumberArrayAt("vertexError", "b", b, "bo", bo, 12);
+  expectNumber("vertexError", "d", d);
+  return vertexErrorUnchecked(a, ao, b, bo, d);
+}
+
+/** `vertexError` without the argument checks, for the library's per-(frame, joint) loops. */
+export function vertexErrorUnchecked(a: Float64Array, ao: number, b: Float64Array, bo: number, d: number): number {
   const dx = a[ao + 9]! - b[bo + 9]!, dy = a[ao + 10]! - b[bo + 10]!, dz = a[ao + 11]! - b[bo + 11]!;
   const tt = dx * dx + dy * dy + dz * dz;
   let worst = tt;
@@ -134,15 +154,56 @@ export function jointErrors(
   frameCount: number,
   d: number,
 ): number {
+  const fn = "jointErrors";
+  expectInteger(fn, "jointCount", jointCount);
+  expectInteger(fn, "frameCount", frameCount);
+  const n = 12 * jointCount * frameCount;
+  expectTypedArray(fn, "reference", reference, Float64Array, n);
+  expectTypedArray(fn, "candidate", candidate, Float64Array, n);
+  expectTypedArray(fn, "maxOut", maxOut, Float64Array, jointCount);
+  expectNumber(fn, "d", d);
+  return jointErrorsUnchecked(maxOut, reference, candidate, jointCount, frameCount, d);
+}
+
+/** `jointErrors` without the argument checks, for compression's search. */
+export function jointErrorsUnchecked(
+  maxOut: Float64Array,
+  reference: Float64Array,
+  candidate: Float64Array,
+  jointCount: number,
+  frameCount: number,
+  d: number,
+): number {
   maxOut.fill(0);
   let sum = 0;
   for (let f = 0; f < frameCount; f++) {
     for (let j = 0; j < jointCount; j++) {
       const o = (f * jointCount + j) * 12;
-      const e = vertexError(reference, o, candidate, o, d);
+      const e = vertexErrorUnchecked(reference, o, candidate, o, d);
       sum += e;
       if (e > maxOut[j]!) maxOut[j] = e;
     }
   }
   return frameCount * jointCount > 0 ? sum / (frameCount * jointCount) : 0;
+}
+
+/**
+ * A FrameSequence (from createFrameSequence) of `jointCount` joints: a sequence of another joint count
+ * is ERR_SKELETON_MISMATCH.
+ */
+function expectFrameSequence(fn: string, argument: string, value: unknown, jointCount: number): asserts value is FrameSequence {
+  const seq = value as Partial<FrameSequence> | null;
+  if (typeof seq !== "object" || seq === null || !Number.isInteger(seq.frameCount) || !Number.isInteger(seq.jointCount)
+    || !(seq.t instanceof Float64Array) || !(seq.r instanceof Float64Array) || !(seq.s instanceof Float64Array)) {
+    throw argumentError(fn, argument, "a FrameSequence (from createFrameSequence)", value);
+  }
+  const n = seq.jointCount! * seq.frameCount!;
+  if (n < 0 || seq.t.length < 3 * n || seq.r.length < 4 * n || seq.s.length < 3 * n) {
+    throw argumentError(fn, argument, "a FrameSequence whose t, r and s hold 3, 4 and 3 floats per joint and frame", value);
+  }
+  if (seq.jointCount !== jointCount) {
+    throw new AnimgraphError("ERR_SKELETON_MISMATCH", `${fn}: ${argument} has ${seq.jointCount!} joints but the skeleton has ${jointCount}`, {
+      argument, expected: `a FrameSequence of ${jointCount} joints`, received: `a FrameSequence of ${seq.jointCount!} joints`,
+    });
+  }
 }

@@ -2,7 +2,7 @@ import type { Clip } from "../clip/clip.ts";
 import type { ClipCursor } from "../clip/clip-cursor.ts";
 import type { CompiledGraph } from "../graph/compiled-graph.ts";
 import type { ClipSampler } from "../graph/graph-instance.ts";
-import { isProceduralClip } from "../graph/motion-source.ts";
+import { isProceduralClipUnchecked } from "../graph/motion-source.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import { sampleClipAt } from "../clip/sample-clip.ts";
@@ -80,7 +80,7 @@ class SharedSampler implements SampleCache {
         const sources = m.kind === "clip" ? [m.source] : m.kind === "machine" ? [] : m.sources;
         for (const src of sources) {
           if (!share) break;
-          if (isProceduralClip(src) || this.slots.has(src) || this.grids.has(src)) continue;
+          if (isProceduralClipUnchecked(src) || this.slots.has(src) || this.grids.has(src)) continue;
           if (this.timeQuantum > 0 && src.duration < Infinity) {
             const n = Math.floor(src.duration / this.timeQuantum) + 2;
             this.grids.set(src, { frames: new Int32Array(n).fill(-1), poses: new Array<Pose | null>(n).fill(null) });

@@ -12,7 +12,7 @@ import {
   type CompiledParam, type CompiledState, type CompiledTransition, type ResolvedRuntimeOptions, type RuntimeOptions,
 } from "./compiled-graph.ts";
 import { compileIkLayers } from "./ik-layers.ts";
-import { isProceduralClip, type MotionSource } from "./motion-source.ts";
+import { isProceduralClipUnchecked, type MotionSource } from "./motion-source.ts";
 import { appendAll } from "../diagnostics/append-all.ts";
 import { conditionTypeError } from "../lint/condition-domain.ts";
 import { lintGraph } from "../lint/lint-graph.ts";
@@ -174,7 +174,7 @@ function compile(
     const done = mirrorOf.get(source);
     if (done) return done;
     let mirrored: MotionSource;
-    if (isProceduralClip(source)) mirrored = mirrorProceduralClip(source, mirrorMap);
+    if (isProceduralClipUnchecked(source)) mirrored = mirrorProceduralClip(source, mirrorMap);
     else if (source.skeleton.names.some((n, j) => n !== skeleton.names[j])) {
       error("E_CLIP_SKELETON", pointer, `clip "${name}" is bound to a skeleton whose joint names differ from the graph's; a mirrored clip must use the graph's joints`);
       return null;
@@ -188,7 +188,7 @@ function compile(
       error("E_UNKNOWN_CLIP", pointer, `unknown clip "${name}"`);
       return null;
     }
-    if (!isProceduralClip(source) && source.skeleton !== skeleton && source.skeleton.jointCount !== skeleton.jointCount) {
+    if (!isProceduralClipUnchecked(source) && source.skeleton !== skeleton && source.skeleton.jointCount !== skeleton.jointCount) {
       error("E_CLIP_SKELETON", pointer, `clip "${name}" is bound to a skeleton with ${source.skeleton.jointCount} joints, not ${skeleton.jointCount}`);
       return null;
     }
@@ -197,7 +197,7 @@ function compile(
       if (!m) return null;
       source = m;
     }
-    if (inAdditiveLayer && !isProceduralClip(source)) {
+    if (inAdditiveLayer && !isProceduralClipUnchecked(source)) {
       const original = source;
       source = additiveOf.get(original) ?? makeAdditiveClip(original, resolvedOptions.additiveReference === "rest" ? { kind: "rest" } : { kind: "firstFrame" });
       additiveOf.set(original, source);
@@ -438,7 +438,7 @@ function compile(
   // own guard.
   if (lint) {
     const seen = new Set(diagnostics.map((d) => `${d.code} ${d.pointer}`));
-    const clipInfo = [...clipMap].map(([name, c]) => ({ name, duration: c.duration, ...(isProceduralClip(c) ? {} : { loop: c.loopMode }) }));
+    const clipInfo = [...clipMap].map(([name, c]) => ({ name, duration: c.duration, ...(isProceduralClipUnchecked(c) ? {} : { loop: c.loopMode }) }));
     for (const d of lint(spec, { clips: clipInfo, joints: skeleton.names })) {
       if (d.severity === "error" && !seen.has(`${d.code} ${d.pointer}`)) diagnostics.push(d);
     }
@@ -448,9 +448,9 @@ function compile(
   const graph: CompiledGraph = Object.freeze({
     name: spec.name, file, skeleton, params: Object.freeze(params), paramIndex, layers: Object.freeze(layers),
     machines: Object.freeze(machines), options: resolvedOptions, rootJoint,
-    hasProcedural: sourceList.some(isProceduralClip),
+    hasProcedural: sourceList.some(isProceduralClipUnchecked),
     ik: Object.freeze(ik),
-    rootExtractors: new Map(rootJoint < 0 ? [] : sourceList.flatMap((src) => (isProceduralClip(src) || additiveClips.has(src) ? [] : [[src, createRootMotionExtractor(src, rootJoint)] as const]))),
+    rootExtractors: new Map(rootJoint < 0 ? [] : sourceList.flatMap((src) => (isProceduralClipUnchecked(src) || additiveClips.has(src) ? [] : [[src, createRootMotionExtractor(src, rootJoint)] as const]))),
   });
   return { graph, diagnostics };
 }
@@ -464,7 +464,7 @@ function autoRootJoint(skeleton: Skeleton, sources: readonly MotionSource[]): nu
   let moving = -1;
   let any = -1;
   for (const s of sources) {
-    if (isProceduralClip(s)) continue;
+    if (isProceduralClipUnchecked(s)) continue;
     for (const track of s.tracks) {
       if (track.path !== "translation") continue;
       const j = track.joint;

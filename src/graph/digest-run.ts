@@ -4,6 +4,7 @@ import { createInstance } from "./graph-instance.ts";
 import { runTimeline, timelineStepCount } from "./run-timeline.ts";
 import { createSha256, type Hasher } from "./sha256.ts";
 import type { Timeline } from "./timeline.ts";
+import { argumentError, expectPose } from "../errors/check-argument.ts";
 
 /** Options of `digestRun`: the step length and the hash function. */
 export interface DigestRunOptions {
@@ -25,6 +26,15 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Feeds a pose's bytes to a hasher: t, then r, then s, each as little-endian float32. */
 export function hashPose(hasher: Hasher, pose: Pose): void {
+  if (typeof hasher !== "object" || hasher === null || typeof (hasher as Partial<Hasher>).update !== "function") {
+    throw argumentError("hashPose", "hasher", "a Hasher (an object with update(bytes), e.g. createSha256())", hasher);
+  }
+  expectPose("hashPose", "pose", pose);
+  hashPoseUnchecked(hasher, pose);
+}
+
+/** `hashPose` without the argument checks, for the poses of the library's own runs. */
+export function hashPoseUnchecked(hasher: Hasher, pose: Pose): void {
   for (const arr of [pose.t, pose.r, pose.s]) {
     const bytes = new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength);
     if (LITTLE_ENDIAN) hasher.update(bytes);
@@ -48,6 +58,6 @@ export function digestRun(graph: CompiledGraph, timeline: Timeline, options: Dig
   const dt = options.dt ?? timeline.dt;
   const hasher = (options.createHasher ?? createSha256)();
   const instance = createInstance(graph);
-  runTimeline(graph, instance, timeline, (_k, _t, result) => hashPose(hasher, result.pose), dt);
+  runTimeline(graph, instance, timeline, (_k, _t, result) => hashPoseUnchecked(hasher, result.pose), dt);
   return { digest: hasher.digest(), steps: timelineStepCount(timeline, dt) };
 }

@@ -6,7 +6,7 @@ import { createPose, type Pose } from "../pose/pose.ts";
 import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import type { CompiledGraph, CompiledMachine, CompiledState } from "./compiled-graph.ts";
 import { createEventQueue, type EventQueue } from "./graph-events.ts";
-import { isProceduralClip, type MotionSource } from "./motion-source.ts";
+import { isProceduralClipUnchecked, type MotionSource } from "./motion-source.ts";
 
 /** One crossfade on a machine's transition stack. */
 export interface StackEntry {
@@ -212,7 +212,7 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
     stateWeight, frozenWeight: 0,
     childWeights,
     cellWeights,
-    cursors: machine.states.map((s) => motionSources(s).map((src) => (isProceduralClip(src) ? null : createClipCursor(src)))),
+    cursors: machine.states.map((s) => motionSources(s).map((src) => (isProceduralClipUnchecked(src) ? null : createClipCursor(src)))),
     nested: [],
     inertial: machine.inertial ? createInertialState(J) : null,
     travelPath: new Int32Array(buffer, 8 * doubles + 4 * n, Math.max(1, n)), travelLength: 0, travelNext: 0,

@@ -1,5 +1,6 @@
 import type { Clip, LoopMode } from "../clip/clip.ts";
 import type { Pose } from "../pose/pose.ts";
+import { argumentError } from "../errors/check-argument.ts";
 
 /**
  * A clip computed by a function instead of keyframes: the seed demo's sine "clips", test fixtures, or
@@ -31,6 +32,12 @@ export type MotionSource = Clip | ProceduralClip;
 
 /** Tells a procedural clip from a keyframed `Clip`. */
 export function isProceduralClip(source: MotionSource): source is ProceduralClip {
+  if (typeof source !== "object" || source === null) throw argumentError("isProceduralClip", "source", "a Clip or a ProceduralClip", source);
+  return isProceduralClipUnchecked(source);
+}
+
+/** `isProceduralClip` without the argument check, for the library's own motion sources (per frame). */
+export function isProceduralClipUnchecked(source: MotionSource): source is ProceduralClip {
   return (source as ProceduralClip).procedural === true;
 }
 

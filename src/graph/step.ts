@@ -17,7 +17,7 @@ import { computeWeights, dropBottom } from "../state-machine/transition-stack.ts
 import { BLEND, type CompiledGraph, type CompiledState } from "./compiled-graph.ts";
 import { queueEvent, type EventQueue, type GraphEvent } from "./graph-events.ts";
 import type { GraphInstance, InertialState, MachineInstance, StackEntry, StepResult } from "./graph-instance.ts";
-import { isProceduralClip, type MotionSource } from "./motion-source.ts";
+import { isProceduralClipUnchecked, type MotionSource } from "./motion-source.ts";
 
 // Allocation: the per-frame path allocates nothing once V8 has optimised it (docs/performance.md,
 // "Allocation"). Doubles travel in Float64Array slots, never as arguments or return values of this
@@ -422,7 +422,7 @@ function rootMotion(inst: GraphInstance, mi: MachineInstance, out: Float64Array)
       const src = sources ? sources[c]! : (m as { source: MotionSource }).source;
       const wc = w * (cw ? cw[c]! : 1);
       if (!(wc > 0)) continue;
-      if (isProceduralClip(src)) {
+      if (isProceduralClipUnchecked(src)) {
         const v = src.rootVelocity;
         if (v) {
           stateSpeedAt(inst, st, val, SPEED);
@@ -460,7 +460,7 @@ function release(inst: GraphInstance): void {
 
 /** Samples child `c` of state `s` at the clip time ts[ti] into `out`. */
 function sampleSource(inst: GraphInstance, out: Pose, src: MotionSource, mi: MachineInstance, s: number, c: number, ts: Float64Array, ti: number): void {
-  if (isProceduralClip(src)) {
+  if (isProceduralClipUnchecked(src)) {
     src.sample(out, ts[ti]!); // the callback takes a number: one heap number per sample (docs/performance.md)
     return;
   }

@@ -1,5 +1,7 @@
 import type { Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
+import { AnimgraphError } from "../errors/animgraph-error.ts";
+import { argumentError, expectInteger, expectPose, invalidValue } from "../errors/check-argument.ts";
 
 /**
  * A per-skeleton joint-importance ordering, computed once: joints sorted by depth from the root
@@ -89,6 +91,19 @@ export function activeJointCount(lod: JointLod, distance: number, jointCount: nu
  * active joints keep what the sampler wrote. Allocates nothing; `out` must not be `frozen`.
  */
 export function freezeInactiveJoints(out: Pose, frozen: Pose, importance: JointImportance, activeCount: number): Pose {
+  const fn = "freezeInactiveJoints";
+  expectPose(fn, "out", out);
+  expectPose(fn, "frozen", frozen, out.jointCount);
+  if (out === frozen) throw invalidValue(fn, "frozen", "must not be out");
+  if (typeof importance !== "object" || importance === null || !(importance.order instanceof Int16Array)) {
+    throw argumentError(fn, "importance", "a JointImportance (from computeJointImportance)", importance);
+  }
+  if (importance.order.length !== out.jointCount) {
+    throw new AnimgraphError("ERR_SKELETON_MISMATCH", `${fn}: importance orders ${importance.order.length} joints but the poses have ${out.jointCount}; it is another skeleton's`, {
+      argument: "importance", expected: `a JointImportance of ${out.jointCount} joints`, received: `a JointImportance of ${importance.order.length} joints`,
+    });
+  }
+  expectInteger(fn, "activeCount", activeCount, 0);
   const order = importance.order;
   for (let i = Math.max(0, activeCount); i < order.length; i++) {
     const j = order[i]!;

@@ -1,4 +1,5 @@
 import type { Pose } from "../pose/pose.ts";
+import { argumentError, expectNumber } from "../errors/check-argument.ts";
 
 /** One distance band of the update-rate LOD. */
 export interface UpdateRateBand {
@@ -36,6 +37,12 @@ export function createUpdateRateLod(bands: readonly UpdateRateBand[]): UpdateRat
 
 /** The update interval (frames) for a character at `distance` (NaN counts as farthest). */
 export function updateInterval(lod: UpdateRateLod, distance: number): number {
+  expectUpdateRateLod("updateInterval", lod);
+  expectNumber("updateInterval", "distance", distance);
+  return intervalAt(lod, distance);
+}
+
+function intervalAt(lod: UpdateRateLod, distance: number): number {
   const n = lod.maxDistance.length;
   for (let i = 0; i < n; i++) if (distance < lod.maxDistance[i]!) return lod.interval[i]!;
   return lod.interval[n - 1]!;
@@ -47,7 +54,11 @@ export function updateInterval(lod: UpdateRateLod, distance: number): number {
  * instead of all updating on the same one.
  */
 export function isUpdateFrame(lod: UpdateRateLod, distance: number, frame: number, phase: number): boolean {
-  const k = updateInterval(lod, distance);
+  expectUpdateRateLod("isUpdateFrame", lod);
+  expectNumber("isUpdateFrame", "distance", distance);
+  expectNumber("isUpdateFrame", "frame", frame);
+  expectNumber("isUpdateFrame", "phase", phase);
+  const k = intervalAt(lod, distance);
   return (((frame + phase) % k) + k) % k === 0;
 }
 
@@ -84,4 +95,13 @@ export function extrapolatePose(out: Pose, previous: Pose, last: Pose, alpha: nu
     out.r[o + 3] = w * inv;
   }
   return out;
+}
+
+/** An UpdateRateLod from createUpdateRateLod: at least one band, as many distances as intervals. */
+function expectUpdateRateLod(fn: string, lod: unknown): asserts lod is UpdateRateLod {
+  const l = lod as Partial<UpdateRateLod> | null;
+  if (typeof l !== "object" || l === null || !(l.maxDistance instanceof Float64Array) || !(l.interval instanceof Int32Array)
+    || l.maxDistance.length === 0 || l.interval.length !== l.maxDistance.length) {
+    throw argumentError(fn, "lod", "an UpdateRateLod (from createUpdateRateLod)", lod);
+  }
 }

@@ -1,4 +1,5 @@
 import { mat4Decompose, mat4FromTRS, mat4Invert, mat4Multiply } from "../math/mat4.ts";
+import { argumentError, expectPose, expectSkeleton, expectTypedArray, rangeError } from "../errors/check-argument.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { Pose } from "./pose.ts";
 
@@ -12,6 +13,16 @@ import type { Pose } from "./pose.ts";
  * placement. Aliasing: `out` must not share memory with the pose arrays or `root`.
  */
 export function localToModel(out: Float32Array, skeleton: Skeleton, pose: Pose, root?: Float32Array): Float32Array {
+  const fn = "localToModel";
+  expectSkeleton(fn, "skeleton", skeleton);
+  expectTypedArray(fn, "out", out, Float32Array, 16 * skeleton.jointCount);
+  expectPose(fn, "pose", pose, skeleton.jointCount);
+  if (root !== undefined) expectTypedArray(fn, "root", root, Float32Array, 16);
+  return localToModelUnchecked(out, skeleton, pose, root);
+}
+
+/** `localToModel` without the argument checks: what the library's per-frame loops call. */
+export function localToModelUnchecked(out: Float32Array, skeleton: Skeleton, pose: Pose, root?: Float32Array): Float32Array {
   const J = skeleton.jointCount;
   if (out.length < 16 * J || pose.jointCount !== J) {
     throw new RangeError(`localToModel: needs a pose of ${J} joints and 16 × ${J} output floats`);
@@ -35,7 +46,11 @@ export function localToModel(out: Float32Array, skeleton: Skeleton, pose: Pose, 
  * it must not be the skeleton's `inverseBind`. Allocates nothing.
  */
 export function skinningMatrices(out: Float32Array, skeleton: Skeleton, model: Float32Array): Float32Array {
+  expectSkeleton("skinningMatrices", "skeleton", skeleton);
   const J = skeleton.jointCount;
+  expectTypedArray("skinningMatrices", "skeleton.inverseBind", skeleton.inverseBind, Float32Array, 16 * J);
+  expectTypedArray("skinningMatrices", "out", out, Float32Array, 16 * J);
+  expectTypedArray("skinningMatrices", "model", model, Float32Array, 16 * J);
   if (out.length < 16 * J || model.length < 16 * J) {
     throw new RangeError(`skinningMatrices: needs 16 × ${J} floats in and out`);
   }
@@ -55,7 +70,11 @@ const scratch = new Float64Array(32);
  * left as it was). `model` must not share memory with the pose arrays. Allocates nothing.
  */
 export function modelToLocal(out: Pose, skeleton: Skeleton, model: Float32Array | Float64Array): boolean {
+  expectSkeleton("modelToLocal", "skeleton", skeleton);
   const J = skeleton.jointCount;
+  expectPose("modelToLocal", "out", out, J);
+  if (!(model instanceof Float32Array || model instanceof Float64Array)) throw argumentError("modelToLocal", "model", `a Float32Array or Float64Array of ${16 * J} numbers`, model);
+  if (model.length < 16 * J) throw rangeError("modelToLocal", "model", `a Float32Array or Float64Array of at least ${16 * J} numbers`, model);
   if (model.length < 16 * J || out.jointCount !== J) {
     throw new RangeError(`modelToLocal: needs a pose of ${J} joints and 16 × ${J} model floats`);
   }

@@ -1,6 +1,6 @@
 import type { Clip } from "../clip/clip.ts";
 import { createClipCursor, type ClipCursor } from "../clip/clip-cursor.ts";
-import { sampleClip } from "../clip/sample-clip.ts";
+import { sampleClipUnchecked } from "../clip/sample-clip.ts";
 import { solveTwoBoneIk } from "../ik/two-bone-ik.ts";
 import { quatInvert, quatMultiply, quatRotateVec3 } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
@@ -119,7 +119,7 @@ export class RetargetFrame {
 
   /** Samples the source clip at `time` and takes it to model space (sq, sp, ss). */
   sampleSource(time: number): void {
-    sampleClip(this.pose, this.clip, time, this.cursor);
+    sampleClipUnchecked(this.pose, this.clip, time, this.cursor);
     modelFrames(this.sq, this.sp, this.ss, this.source, this.pose);
   }
 

@@ -1,6 +1,6 @@
 import type { Clip } from "../clip/clip.ts";
 import { createClipCursor } from "../clip/clip-cursor.ts";
-import { sampleClip } from "../clip/sample-clip.ts";
+import { sampleClipUnchecked } from "../clip/sample-clip.ts";
 import { quatRotateVec3 } from "../math/quat.ts";
 import { createPose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
@@ -198,7 +198,7 @@ function samplePositions(clip: Clip | undefined, skeleton: Skeleton, times: Arra
   const out = new Float64Array(3 * J * times.length);
   const cursor = clip ? createClipCursor(clip) : undefined;
   for (let f = 0; f < times.length; f++) {
-    if (clip && cursor) sampleClip(pose, clip, times[f]!, cursor);
+    if (clip && cursor) sampleClipUnchecked(pose, clip, times[f]!, cursor);
     modelFrames(q, p, s, skeleton, clip ? pose : skeleton.rest);
     out.set(p, 3 * J * f);
   }

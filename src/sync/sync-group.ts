@@ -2,9 +2,12 @@
 // at one normalised time φ ∈ [0, 1), so their foot contacts line up and a blend between them does not
 // slide. The group's cycle lasts the weight-averaged clip length L = Σ ŵ_i·d_i; φ advances by dt / L;
 // clip i is sampled at t_i = φ·d_i, i.e. it plays at rate d_i / L.
+import { argumentError, expectNumber, expectNumberArray } from "../errors/check-argument.ts";
 
 /** Blended cycle length L = Σ ŵ_i·d_i (seconds) over the contributing weights; 0 when none contributes. */
 export function syncedCycleDuration(durations: ArrayLike<number>, weights: ArrayLike<number>): number {
+  expectNumberArray("syncedCycleDuration", "durations", durations);
+  expectNumberArray("syncedCycleDuration", "weights", weights);
   syncedCycleDurationAt(result, 0, durations, weights);
   return result[0]!;
 }
@@ -73,7 +76,16 @@ export function stepSyncGroup(
   durations: ArrayLike<number>,
   weights: ArrayLike<number>,
 ): number {
-  const length = syncedCycleDuration(durations, weights);
+  const fn = "stepSyncGroup";
+  if (typeof group !== "object" || group === null || typeof group.phase !== "number" || typeof group.cycles !== "number") {
+    throw argumentError(fn, "group", "a SyncGroup (from createSyncGroup)", group);
+  }
+  expectNumberArray(fn, "durations", durations);
+  expectNumberArray(fn, "weights", weights);
+  expectNumberArray(fn, "outTimes", outTimes, durations.length);
+  expectNumber(fn, "dt", dt);
+  syncedCycleDurationAt(result, 0, durations, weights);
+  const length = result[0]!;
   let crossed = 0;
   if (length > 0) {
     const next = group.phase + dt / length;

@@ -36,7 +36,7 @@ test("grid validation and size errors", () => {
   assert.throws(() => assertBlendGrid({ xs: [0, 0], ys: [1] }), /strictly increasing/);
   assert.throws(() => assertBlendGrid({ xs: [], ys: [1] }), /empty/);
   assert.throws(() => assertBlendGrid({ xs: [0, Infinity], ys: [1] }), /not finite/);
-  assert.throws(() => gridBlendWeights(new Float64Array(5), GRID, 0, 0), RangeError);
+  assert.throws(() => gridBlendWeights(new Float64Array(5), GRID, 0, 0), { name: "AnimgraphError", code: "ERR_OUT_OF_RANGE" });
 });
 
 const axisArb = fc.uniqueArray(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 5 }).map((a) => a.sort((p, q) => p - q));

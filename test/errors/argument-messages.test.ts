@@ -4,7 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  AnimgraphError, formatBlendSummary, formatDiagnostic, formatFixed, formatStepLine, hasErrors, locateDiagnostics, nodeAtPointer,
+  AnimgraphError, computeJointImportance, createClip, createClipCursor, createFrameSequence, createPose, createSkeleton, createSyncGroup,
+  createUpdateRateLod, freezeInactiveJoints, gridBlendWeights, hashPose, invertMask, isProceduralClip, isUpdateFrame, jointErrors, localToModel,
+  maskFromJoints, maskUnion, modelToLocal, modelTransforms, normalizeWeights, poseView, sampleClip, sampleTrack, skinningMatrices, stepSyncGroup,
+  syncedCycleDuration, updateInterval, vertexError, formatBlendSummary, formatDiagnostic, formatFixed, formatStepLine, hasErrors, locateDiagnostics, nodeAtPointer,
   padRight, parseDt, parseJsonText, sortedByCodePoint, toPlainValue,
 } from "../../src/index.ts";
 import { toSarif } from "../../src/node.ts";
@@ -55,4 +58,56 @@ test("number and text helpers: types are ERR_ARGUMENT, values outside the range 
   assert.equal(padRight("ab", 4), "ab  ");
   assert.deepEqual(sortedByCodePoint(new Set(["b", "a"])), ["a", "b"]);
   assert.equal(parseDt("1/60"), 1 / 60);
+});
+
+test("masks, poses and sampling: a part of another skeleton is ERR_SKELETON_MISMATCH, a wrong type ERR_ARGUMENT", () => {
+  const skeleton = createSkeleton({ names: ["root", "spine", "head"], parents: [-1, 0, 1] });
+  const other = createSkeleton({ names: ["a", "b", "c", "d", "e"], parents: [-1, 0, 1, 2, 3] });
+  const times = new Float32Array([0, 1]);
+  const clip = createClip({ name: "nod", skeleton, tracks: [{ joint: 2, path: "rotation", interpolation: "LINEAR", stride: 4, times, values: new Float32Array([0, 0, 0, 1, 0, 0.3826834, 0, 0.9238795]) }] });
+  throwsArgument(() => maskUnion(new Float32Array(3), new Float32Array(3), new Float32Array(5)), "ERR_SKELETON_MISMATCH", /^maskUnion: b has 5 joint weights but the other mask has 3/);
+  throwsArgument(() => invertMask(new Float32Array(3), "mask" as never), "ERR_ARGUMENT", /invertMask: mask must be a BoneMask \(a Float32Array, one weight per joint\); got the string "mask"/);
+  throwsArgument(() => maskFromJoints(skeleton, ["Torso"]), "ERR_INVALID_VALUE", /maskFromJoints: rootNames: no joint named "Torso"/);
+  assert.deepEqual([...maskFromJoints(skeleton, ["spine"])], [0, 1, 1]);
+  throwsArgument(() => localToModel(new Float32Array(48), skeleton, createPose(5)), "ERR_SKELETON_MISMATCH", /localToModel: pose has 5 joints but the skeleton has 3/);
+  throwsArgument(() => localToModel(new Float32Array(16), skeleton, createPose(3)), "ERR_OUT_OF_RANGE", /localToModel: out must be a Float32Array of at least 48 numbers; got a Float32Array of length 16/);
+  throwsArgument(() => skinningMatrices(new Float32Array(48), other, new Float32Array(48)), "ERR_OUT_OF_RANGE", /skinningMatrices: out must be a Float32Array of at least 80 numbers/);
+  throwsArgument(() => modelToLocal(createPose(3), skeleton, [1, 2] as never), "ERR_ARGUMENT", /modelToLocal: model must be a Float32Array or Float64Array of 48 numbers; got an array of length 2/);
+  const cursor = createClipCursor(clip);
+  throwsArgument(() => sampleClip(createPose(5), clip, 0.5, cursor), "ERR_SKELETON_MISMATCH", /sampleClip: out has 5 joints but the skeleton has 3/);
+  throwsArgument(() => sampleClip(skeleton.rest, clip, 0.5, cursor), "ERR_INVALID_VALUE", /sampleClip: out: must not be the skeleton's rest pose/);
+  throwsArgument(() => sampleClip(createPose(3), clip, 0.5, createClipCursor(createClip({ name: "other", skeleton, tracks: [] }))), "ERR_INVALID_VALUE", /sampleClip: cursor: the cursor belongs to clip "other", not "nod"/);
+  throwsArgument(() => sampleClip(createPose(3), clip, "0.5" as never, cursor), "ERR_ARGUMENT", /sampleClip: time must be a number; got the string "0.5"/);
+  const values = new Float32Array([0, 0, 0, 1, 0, 0.3826834, 0, 0.9238795]);
+  throwsArgument(() => sampleTrack(new Float32Array(2), 0, times, values, 4, "LINEAR", true, "slerp", 0.5, 0), "ERR_OUT_OF_RANGE", /sampleTrack: out must be an array of at least 4 numbers \(4 from offset 0\)/);
+  throwsArgument(() => sampleTrack(new Float32Array(4), 0, times, values, 3, "LINEAR", true, "slerp", 0.5, 0), "ERR_OUT_OF_RANGE", /sampleTrack: stride must be 4 for a rotation track; got the number 3/);
+  throwsArgument(() => sampleTrack(new Float32Array(4), 0, times, values, 4, "CUBICSPLINE", true, "slerp", 0.5, 0), "ERR_OUT_OF_RANGE", /sampleTrack: values must be a Float32Array of 12 × 2 floats/);
+  const out = new Float32Array(4);
+  sampleTrack(out, 0, times, values, 4, "LINEAR", true, "slerp", 1, 0);
+  assert.deepEqual([...out], [...values.subarray(4)]);
+  // The checked export samples what the library's loops sample.
+  assert.deepEqual([...sampleClip(createPose(3), clip, 1, cursor).r.subarray(8)], [...values.subarray(4)]);
+});
+
+test("sync groups, LOD, hashing and compression metrics: containers and counts are checked before the loops", () => {
+  throwsArgument(() => stepSyncGroup({ phase: 0 } as never, new Float64Array(2), 0.1, [1, 2], [1, 0]), "ERR_ARGUMENT", /stepSyncGroup: group must be a SyncGroup \(from createSyncGroup\)/);
+  throwsArgument(() => stepSyncGroup(createSyncGroup(), new Float64Array(1), 0.1, [1, 2], [1, 0]), "ERR_OUT_OF_RANGE", /stepSyncGroup: outTimes must be an array or typed array of at least 2 numbers/);
+  throwsArgument(() => syncedCycleDuration("12" as never, [1]), "ERR_ARGUMENT", /syncedCycleDuration: durations must be an array or typed array of numbers; got the string "12"/);
+  assert.equal(syncedCycleDuration([1, 2], [1, 1]), 1.5);
+  const lod = createUpdateRateLod([{ maxDistance: 10, interval: 1 }, { maxDistance: Infinity, interval: 4 }]);
+  throwsArgument(() => updateInterval({ maxDistance: [10], interval: [1] } as never, 3), "ERR_ARGUMENT", /updateInterval: lod must be an UpdateRateLod \(from createUpdateRateLod\)/);
+  throwsArgument(() => isUpdateFrame(lod, 20, "7" as never, 0), "ERR_ARGUMENT", /isUpdateFrame: frame must be a number/);
+  assert.deepEqual([updateInterval(lod, 3), updateInterval(lod, 30), isUpdateFrame(lod, 30, 8, 0)], [1, 4, true]);
+  const skeleton = createSkeleton({ names: ["root", "spine", "head"], parents: [-1, 0, 1] });
+  const importance = computeJointImportance(skeleton);
+  throwsArgument(() => freezeInactiveJoints(createPose(5), createPose(5), importance, 1), "ERR_SKELETON_MISMATCH", /freezeInactiveJoints: importance orders 3 joints but the poses have 5/);
+  throwsArgument(() => freezeInactiveJoints(createPose(3), createPose(5), importance, 1), "ERR_SKELETON_MISMATCH", /freezeInactiveJoints: frozen has 5 joints but the skeleton has 3/);
+  throwsArgument(() => hashPose({} as never, createPose(3)), "ERR_ARGUMENT", /hashPose: hasher must be a Hasher/);
+  throwsArgument(() => poseView(new Float32Array(20), 0, 3), "ERR_OUT_OF_RANGE", /poseView: buf must be a Float32Array of at least 30 floats/);
+  throwsArgument(() => isProceduralClip(null as never), "ERR_ARGUMENT", /isProceduralClip: source must be a Clip or a ProceduralClip; got null/);
+  throwsArgument(() => modelTransforms(new Float64Array(36), skeleton, createFrameSequence(5, 1)), "ERR_SKELETON_MISMATCH", /modelTransforms: seq has 5 joints but the skeleton has 3/);
+  throwsArgument(() => jointErrors(new Float64Array(3), new Float64Array(36), new Float64Array(12), 3, 1, 0.03), "ERR_OUT_OF_RANGE", /jointErrors: candidate must be a Float64Array of at least 36 numbers/);
+  throwsArgument(() => vertexError(new Float64Array(12), 4, new Float64Array(12), 0, 0.03), "ERR_OUT_OF_RANGE", /vertexError: a must be an array of at least 16 numbers \(12 from offset 4\)/);
+  throwsArgument(() => normalizeWeights(new Float32Array(1), [1, 2]), "ERR_OUT_OF_RANGE", /normalizeWeights: out must be an array or typed array of at least 2 numbers/);
+  throwsArgument(() => gridBlendWeights(new Float32Array(4), { xs: [], ys: [0, 1] }, 0, 0), "ERR_OUT_OF_RANGE", /gridBlendWeights: grid\.xs must be an array or typed array of at least 1 numbers/);
 });

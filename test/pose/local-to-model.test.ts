@@ -75,7 +75,8 @@ test("modelToLocal inverts localToModel for random poses", () => {
 
 test("wrong sizes are programmer errors", () => {
   const sk = makeSkeleton();
-  assert.throws(() => localToModel(new Float32Array(16), sk, sk.rest), RangeError);
-  assert.throws(() => skinningMatrices(new Float32Array(64), sk, new Float32Array(8)), RangeError);
-  assert.throws(() => modelToLocal(createPose(3), sk, new Float32Array(64)), RangeError);
+  const outOfRange = { name: "AnimgraphError", code: "ERR_OUT_OF_RANGE" };
+  assert.throws(() => localToModel(new Float32Array(16), sk, sk.rest), outOfRange);
+  assert.throws(() => skinningMatrices(new Float32Array(64), sk, new Float32Array(8)), outOfRange);
+  assert.throws(() => modelToLocal(createPose(3), sk, new Float32Array(64)), { name: "AnimgraphError", code: "ERR_SKELETON_MISMATCH" });
 });

@@ -4,7 +4,7 @@ import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { echo } from "../../diagnostics/diagnostic.ts";
 import { type GltfLoadResult } from "../../io/gltf/load-gltf.ts";
 import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
-import { localToModel } from "../../pose/local-to-model.ts";
+import { localToModelUnchecked } from "../../pose/local-to-model.ts";
 import { copyPose, createPose } from "../../pose/pose.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
 import type { CliCommand } from "../context.ts";
@@ -53,13 +53,13 @@ export function summarizeRootMotion(clip: Clip, rootTransform: Float32Array): Ro
     const perKey = track.interpolation === "CUBICSPLINE" ? 9 : 3;
     const o = key * perKey + (track.interpolation === "CUBICSPLINE" ? 3 : 0);
     pose.t.set(track.values.subarray(o, o + 3), 3 * j);
-    localToModel(model, sk, pose, rootTransform);
+    localToModelUnchecked(model, sk, pose, rootTransform);
     return [model[16 * j + 12]!, model[16 * j + 13]!, model[16 * j + 14]!];
   };
   const a = positionAt(0);
   const b = positionAt(track.times.length - 1);
   // Size of the character: the largest distance of a rest joint from the first root, in world units.
-  localToModel(model, sk, sk.rest, rootTransform);
+  localToModelUnchecked(model, sk, sk.rest, rootTransform);
   let size = 0;
   for (let k = 0; k < sk.jointCount; k++) {
     size = Math.max(size, Math.hypot(model[16 * k + 12]! - model[12]!, model[16 * k + 13]! - model[13]!, model[16 * k + 14]! - model[14]!));

@@ -1,7 +1,7 @@
 // Packing keyframed clips for the kernel: every joint's keys on one shared timeline, in the slot layout.
 import type { Clip } from "../../clip/clip.ts";
 import { createClipCursor } from "../../clip/clip-cursor.ts";
-import { sampleClip } from "../../clip/sample-clip.ts";
+import { sampleClipUnchecked } from "../../clip/sample-clip.ts";
 import { createPose, type Pose } from "../../pose/pose.ts";
 import { slotBytes, writeSlot } from "./slot-layout.ts";
 
@@ -72,7 +72,7 @@ export function packClip(f32: Float32Array, i32: Int32Array, at: number, clip: C
   const stride = slotBytes(J);
   let yMax = 0;
   for (let k = 0; k < n; k++) {
-    sampleClip(pose, clip, times[k]!, cursor, "slerp");
+    sampleClipUnchecked(pose, clip, times[k]!, cursor, "slerp");
     writeSlot(f32, (keysAt + k * stride) >> 2, pose);
     if (k > 0) yMax = Math.max(yMax, largestKeyStep(previous, pose));
     [pose, previous] = [previous, pose];

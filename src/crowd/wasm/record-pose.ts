@@ -1,9 +1,9 @@
 // Records a character's layered pose as kernel commands. The walk is step.ts's evaluatePose /
 // evaluateMachine / evaluateState, operation for operation (same order, weights and fallbacks), with
 // poses replaced by kernel slots: the kernel then does the sampling, blending and model-space work.
-import { sampleClip } from "../../clip/sample-clip.ts";
+import { sampleClipUnchecked } from "../../clip/sample-clip.ts";
 import type { GraphInstance, MachineInstance } from "../../graph/graph-instance.ts";
-import { isProceduralClip, type MotionSource } from "../../graph/motion-source.ts";
+import { isProceduralClipUnchecked, type MotionSource } from "../../graph/motion-source.ts";
 import { childTimeAt, evaluateMachine, layerWeightAt } from "../../graph/step.ts";
 import { stripRootMotion } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
@@ -49,10 +49,10 @@ function stage(w: WasmCrowd, inst: GraphInstance, dst: number, src: MotionSource
   const time = x[0]!;
   if (w.stagingTop === STAGING_CAPACITY) flush(w);
   const pose = w.staging[w.stagingTop++]!;
-  if (isProceduralClip(src)) {
+  if (isProceduralClipUnchecked(src)) {
     src.sample(pose, time);
   } else {
-    sampleClip(pose, src, time, mi.cursors[s]![c]!, inst.graph.options.quatMode);
+    sampleClipUnchecked(pose, src, time, mi.cursors[s]![c]!, inst.graph.options.quatMode);
     const extractor = inst.graph.rootExtractors.get(src);
     if (extractor) stripRootMotion(pose, extractor);
   }

@@ -5,7 +5,7 @@
 //   model matrices (the `Crowd` buffers themselves).
 import type { Clip } from "../../clip/clip.ts";
 import type { CompiledGraph, CompiledMachine } from "../../graph/compiled-graph.ts";
-import { isProceduralClip, type MotionSource } from "../../graph/motion-source.ts";
+import { isProceduralClipUnchecked, type MotionSource } from "../../graph/motion-source.ts";
 import type { Pose } from "../../pose/pose.ts";
 import { poseView } from "../crowd-layout.ts";
 import type { CrowdKernel, KernelExports } from "./kernel.ts";
@@ -86,7 +86,7 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
       for (const src of sources) {
         if (seen.has(src)) continue;
         seen.add(src);
-        if (isProceduralClip(src)) continue;
+        if (isProceduralClipUnchecked(src)) continue;
         const times = packedTimeline(src);
         if (times) clips.push({ clip: src, times });
       }

@@ -1,6 +1,6 @@
 import type { Clip } from "../../clip/clip.ts";
 import { createClipCursor } from "../../clip/clip-cursor.ts";
-import { sampleClip } from "../../clip/sample-clip.ts";
+import { sampleClipUnchecked } from "../../clip/sample-clip.ts";
 import { quatToEuler } from "../../math/euler.ts";
 import type { EulerOrder } from "../../math/quat.ts";
 import { expectClip, expectObject, expectOptionalObject, invalidValue } from "../../errors/check-argument.ts";
@@ -86,7 +86,7 @@ export function formatBvh(data: BvhData, clip: Clip, options: FormatBvhOptions =
   const reported = new Uint8Array(J);
   for (let f = 0; f < data.frameCount; f++) {
     // At the float32 key times parseBvh gives the frames, so a key is hit exactly, not interpolated next to.
-    sampleClip(pose, clip, Math.fround(f * data.frameTime), cursor);
+    sampleClipUnchecked(pose, clip, Math.fround(f * data.frameTime), cursor);
     const values: string[] = [];
     for (let j = 0; j < J; j++) {
       const info = joints[j]!;

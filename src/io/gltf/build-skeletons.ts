@@ -1,5 +1,5 @@
 import { mat4Decompose, mat4FromTRS, mat4Identity, mat4MaxDifference, mat4Multiply } from "../../math/mat4.ts";
-import { localToModel } from "../../pose/local-to-model.ts";
+import { localToModelUnchecked } from "../../pose/local-to-model.ts";
 import { createPose } from "../../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../../skeleton/skeleton.ts";
 import { arrayOf, isObject, ptr, type DiagnosticSink, type JsonObject } from "./gltf-json.ts";
@@ -253,7 +253,7 @@ function buildOne(
     sourceIndex: order,
   });
   // Compare the rest pose with the bind pose: legal glTF lets them differ (RobotExpressive's arms).
-  const model = localToModel(new Float32Array(16 * J), skeleton, rest);
+  const model = localToModelUnchecked(new Float32Array(16 * J), skeleton, rest);
   const bindShape = mat4Multiply(new Float32Array(16), 0, model, 0, inverseBind, 0);
   const restNotBind: number[] = [];
   if (skinIndex !== undefined) {
