@@ -3,6 +3,7 @@ import type { Skeleton } from "../skeleton/skeleton.ts";
 import { compileBoneMap, type CompileBoneMapOptions, type CompiledBoneMap } from "./compile-bone-map.ts";
 import { contactIntervals, detectFootContacts, type FootContactOptions } from "./foot-contacts.ts";
 import { RetargetFrame } from "./retarget-frame.ts";
+import { gapsToRefine } from "./refine-keys.ts";
 import type { BoneMap } from "./propose-bone-map.ts";
 
 /**
@@ -85,7 +86,38 @@ export function retargetClip(clip: Clip, source: Skeleton, target: Skeleton, map
   }
   const footIk = options.footIk ?? true;
   let times = keyTimes(clip, options.sampleRate);
-  if (footIk && options.sampleRate === undefined) times = densify(times, options.minKeyRate ?? DEFAULT_MIN_KEY_RATE);
+  const refine = footIk && options.sampleRate === undefined;
+  if (refine) times = densify(times, options.minKeyRate ?? DEFAULT_MIN_KEY_RATE);
+  let out = retargetAtTimes(clip, compiled, times, options);
+  // The keys hold the feet on the ground and IK-style feet on their shins; a player's interpolation
+  // between two keys can still break either (a capture's first frame that is a reference pose, 121° of
+  // hip turn from the second). Where it does, a key goes in at the worst probe and the clip is retargeted
+  // again with it (src/retarget/refine-keys.ts).
+  if (refine) {
+    for (let round = 0; round < MAX_REFINE_ROUNDS; round++) {
+      const extra = gapsToRefine(out, compiled, REFINE_TOLERANCE, MIN_REFINED_GAP, options.groundFeet === true);
+      if (extra.length === 0) break;
+      times = mergeTimes(times, extra);
+      out = retargetAtTimes(clip, compiled, times, options);
+    }
+  }
+  return out;
+}
+
+/** Rounds of key insertion at most (each at least halves the gap around a dip, which shrinks it about fourfold). */
+const MAX_REFINE_ROUNDS = 8;
+/**
+ * Gaps shorter than this (seconds) get no more keys: where the retarget itself changes abruptly (a foot
+ * lock letting go) more keys would only crowd in around that instant.
+ */
+const MIN_REFINED_GAP = 0.001;
+/** A dip between keys deeper than this share of the leg, or a foot this far off its shin, gets a key (the bounds are 1 %). */
+const REFINE_TOLERANCE = 0.001;
+
+/** retargetClip's work for given key times. */
+function retargetAtTimes(clip: Clip, compiled: CompiledBoneMap, times: Float32Array, options: RetargetOptions): Clip {
+  const footIk = options.footIk ?? true;
+  const target = compiled.target;
   const n = times.length;
   const JT = target.jointCount;
   const { sourceOf, positionDriven, legs, sourceLegs } = compiled;
@@ -379,6 +411,12 @@ function keyTimes(clip: Clip, rate: number | undefined): Float32Array {
 }
 
 /** `times` with keys added evenly inside every interval longer than 1 / rate seconds. */
+/** The sorted union of two sets of key times. */
+function mergeTimes(a: Float32Array, b: Float32Array): Float32Array {
+  const out = Float32Array.from(new Set([...a, ...b]));
+  return out.sort();
+}
+
 function densify(times: Float32Array, rate: number): Float32Array {
   if (!(Number.isFinite(rate) && rate > 0)) throw new RangeError(`retargetClip: minKeyRate must be > 0, got ${rate}`);
   const out: number[] = [];

@@ -1,6 +1,7 @@
 // The foot-ground figure measured from a written glTF file alone: how far any joint of a foot's subtree
 // (the foot, its toes, their end joints) goes below the height it has in the rest pose (standing on the
-// floor), in % of that leg's rest length (upper→lower→foot), over the clip sampled at 120 Hz and at its keys.
+// floor), in % of that leg's rest length (upper→lower→foot), over the clip sampled at 120 Hz, at its keys and
+// at 15 points between every two consecutive keys.
 // Also the largest change of a leg bone's length, in % (world space, Y up as glTF is).
 import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { createClipCursor } from "../../src/clip/clip-cursor.ts";
@@ -19,6 +20,9 @@ export interface FootGround {
   /** The joint whose bone (from its parent, or the foot from its lower leg) changed most. */
   readonly worstBone: string;
 }
+
+/** Samples per gap between consecutive keys (the gap split in this many parts). */
+const BETWEEN_KEYS = 16;
 
 /** `legs`: per leg the names of the upper leg, lower leg and foot joints. */
 export async function measureFootGround(bytes: Uint8Array, clipName: string, legs: ReadonlyArray<readonly [string, string, string]>): Promise<FootGround> {
@@ -50,7 +54,12 @@ export async function measureFootGround(bytes: Uint8Array, clipName: string, leg
   const times: number[] = [];
   const n = Math.max(1, Math.ceil(clip.duration * 120));
   for (let i = 0; i <= n; i++) times.push(clip.startTime + (i / n) * clip.duration);
-  for (const t of clip.tracks) for (const k of t.times) times.push(k);
+  // Every key, and densely between consecutive keys (a player may sample at any time).
+  const keys = [...new Set(clip.tracks.flatMap((t) => [...t.times]))].sort((a, b) => a - b);
+  for (let i = 0; i < keys.length; i++) {
+    times.push(keys[i]!);
+    if (i + 1 < keys.length) for (let k = 1; k < BETWEEN_KEYS; k++) times.push(keys[i]! + (k / BETWEEN_KEYS) * (keys[i + 1]! - keys[i]!));
+  }
   const pose = createPose(J), cursor = createClipCursor(clip);
   let depth = 0, deepest = "", bone = 0, worstBone = "";
   for (const t of times) {

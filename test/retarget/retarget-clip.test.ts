@@ -10,6 +10,7 @@ import { localToModel } from "../../src/pose/local-to-model.ts";
 import { copyPose, createPose } from "../../src/pose/pose.ts";
 import { compileBoneMap, modelFrames, proposeBoneMap, retargetClip, type CompiledBoneMap } from "../../src/retarget/index.ts";
 import { createSkeleton, type Skeleton } from "../../src/skeleton/skeleton.ts";
+import { gapsToRefine } from "../../src/retarget/refine-keys.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 
 const skip = !HAVE_SHARED_ASSETS;
@@ -218,4 +219,23 @@ test("a glTF source whose IK feet hang from its skeleton root (RobotExpressive's
       assert.ok(Math.abs(l - l0) < 1e-4 * l0, `${T.names[j]}: ${l} vs ${l0}`);
     }
   }
+});
+
+test("keys go in where a player's interpolation would dip a foot: pirouette (first frame a reference pose) onto RobotExpressive gains a few keys in its first gaps, and then no gap dips", { skip }, async () => {
+  const pir = loadBvh(sharedAsset("bvh-cmu-pirouette/pirouette.bvh"));
+  const robot = await loadGltfFile(sharedAsset("robot-expressive/RobotExpressive.glb"));
+  const S = pir.skeleton!, T = robot.skeletons[0]!;
+  const { compiled } = compileBoneMap(proposeBoneMap(S, T), S, T, {});
+  const out = retargetClip(pir.clip!, S, T, compiled!, { groundFeet: true });
+  const sourceKeys = new Set(pir.clip!.tracks[0]!.times);
+  const keys = out.tracks[0]!.times;
+  const added = [...keys].filter((t) => !sourceKeys.has(t));
+  // The source's 592 frames are all kept; the added keys lie strictly between two of them.
+  assert.equal(keys.length - added.length, sourceKeys.size);
+  assert.ok(added.length > 0 && added.length < 100, `${added.length} keys added`);
+  for (const t of added) assert.ok(t > keys[0]! && t < keys[keys.length - 1]!);
+  // Converged: at the tolerance it refines to, no gap of 1 ms or more still dips or stretches a foot.
+  assert.equal(gapsToRefine(out, compiled!, 0.001, 0.001, true).length, 0);
+  // With foot IK off nothing is added.
+  assert.equal(retargetClip(pir.clip!, S, T, compiled!, { footIk: false }).tracks[0]!.times.length, sourceKeys.size);
 });
