@@ -47,6 +47,8 @@ export interface CompressionFigures {
   readonly decompressNsPerJointSlerp: number;
   /** Seconds to compress a one-minute CMU clip (131_01 played forward and back to 66 s, 120 fps source) at 30 fps. */
   readonly oneMinuteSeconds: number;
+  /** The CPU time of that compression (user + system): on a shared machine wall time also counts waiting for a core. */
+  readonly oneMinuteCpuSeconds: number;
   /** Its ratio and largest error (mm). */
   readonly oneMinuteRatio: number;
   readonly oneMinuteMaxErrorMm: number;
@@ -147,13 +149,16 @@ export async function compressionFigures(rounds: number): Promise<CompressionFig
   const speed = decompressSpeed(forNlerp.compressed, 1000, rounds, "nlerp");
   const slerpSpeed = decompressSpeed(cmu.compressed[0]!, 1000, rounds, "slerp");
   const minute = forwardAndBack(cmuClips[0]!.clip, Math.ceil(60 / cmuClips[0]!.clip.duration));
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const r = compressClip(minute, { tolerance: TOLERANCE_M, virtualVertexDistance: SHELL_M, unitsPerMetre: CMU_UNITS_PER_METRE, sampleRate: RATE });
   const oneMinuteSeconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const oneMinuteCpuSeconds = (cpu.user + cpu.system) / 1e6;
   if (!r.compressed || !r.stats) throw new Error(`one-minute clip: ${JSON.stringify(r.diagnostics)}`);
   return {
     cmu: cmu.figures, robot: bot.figures, all, decompressNsPerJoint: speed.median, decompressSpread: [speed.low, speed.high], decompressNsPerJointSlerp: slerpSpeed.median,
-    oneMinuteSeconds, oneMinuteRatio: r.stats.ratio, oneMinuteMaxErrorMm: r.stats.maxError * 1000,
+    oneMinuteSeconds, oneMinuteCpuSeconds, oneMinuteRatio: r.stats.ratio, oneMinuteMaxErrorMm: r.stats.maxError * 1000,
   };
 }
 
@@ -174,7 +179,7 @@ export function compressionTargetRows(c: CompressionFigures, met: (ok: boolean |
     `| compression ratio at 30 fps, CMU + robot | ≥ 21.8:1 | ${f2(c.all.ratio)}:1 (CMU alone ${f2(c.cmu.ratio)}:1, max ${mm(c.cmu.maxErrorMm)} mm; robot ${f2(c.robot.ratio)}:1, max ${mm(c.robot.maxErrorMm)} mm) | ${met(c.all.ratio >= 21.8)}${c.cmu.ratio < 21.8 ? " (CMU alone not)" : ""} |`,
     `| max error at 30 fps, 1 m virtual vertices | ≤ 0.1 mm | ${mm(c.all.maxErrorMm)} mm | ${met(c.all.maxErrorMm <= 0.1)} |`,
     `| decompress one pose per character (1,000 characters, CMU 131_01, 60 Hz; nlerp between keys as ACL) | ≤ 50 ns/joint | ${f1(c.decompressNsPerJoint)} (${f1(c.decompressSpread[0])}–${f1(c.decompressSpread[1])}) ns; exact slerp ${f1(c.decompressNsPerJointSlerp)} ns | ${met(c.decompressNsPerJoint <= 50)} |`,
-    `| compress a 1-minute clip (131_01 played forward and back to 66 s) at 30 fps | < 2 s | ${f2(c.oneMinuteSeconds)} s (${f2(c.oneMinuteRatio)}:1, max ${mm(c.oneMinuteMaxErrorMm)} mm) | ${met(c.oneMinuteSeconds < 2 && c.oneMinuteMaxErrorMm <= 0.1)} |`,
+    `| compress a 1-minute clip (131_01 played forward and back to 66 s) at 30 fps | < 2 s | ${f2(c.oneMinuteSeconds)} s (CPU ${f2(c.oneMinuteCpuSeconds)} s; ${f2(c.oneMinuteRatio)}:1, max ${mm(c.oneMinuteMaxErrorMm)} mm) | ${met(c.oneMinuteSeconds < 2 && c.oneMinuteMaxErrorMm <= 0.1)} |`,
   ];
 }
 
@@ -192,6 +197,7 @@ export function compressionJson(c: CompressionFigures | null): Record<string, nu
     decompressNsPerJoint: c ? r2(c.decompressNsPerJoint) : null,
     decompressNsPerJointSlerp: c ? r2(c.decompressNsPerJointSlerp) : null,
     compressOneMinuteSeconds: c ? r2(c.oneMinuteSeconds) : null,
+    compressOneMinuteCpuSeconds: c ? r2(c.oneMinuteCpuSeconds) : null,
     compressOneMinuteRatio: c ? r2(c.oneMinuteRatio) : null,
     compressOneMinuteMaxErrorMm: c ? r4(c.oneMinuteMaxErrorMm) : null,
   };

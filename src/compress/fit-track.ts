@@ -130,17 +130,42 @@ export function fitTrack(target: FitTarget, settings: FitSettings): FitResult {
     explicitCoarse: new Uint8Array(blocks), explicitFine: new Uint8Array(blocks), coarseDropped: new Uint8Array(nC), fineDropped: new Uint8Array(F),
   };
   if (!fixed) {
-    // The coarsest coarse step whose keys all meet the budget.
-    let c = STEP_CODE_ONE + CODE_HEADROOM;
-    while (encodeCoarse(code, c) > tol && c > 0) c--;
+    // The coarsest coarse step whose keys all meet the budget (at most CODE_HEADROOM above the estimate).
+    const top = STEP_CODE_ONE + CODE_HEADROOM;
+    const c = searchCode(STEP_CODE_ONE + 2, top, (k) => encodeCoarse(code, k) <= tol);
+    if (code.coarseCode !== c) encodeCoarse(code, c);
   } else {
     encodeCoarse(code, STEP_CODE_ONE);
   }
+  // Each block's fine step: the search starts where the block before ended (neighbours are alike), so
+  // it usually takes two or three trial encodings instead of walking down from the top.
+  let start = code.coarseCode + 2;
   for (let b = 0; b < blocks; b++) {
-    let c = fixed ? STEP_CODE_ONE : code.coarseCode + CODE_HEADROOM;
-    while (encodeFineBlock(code, b, c) > tol && c > 0 && !fixed) c--;
+    if (fixed) {
+      encodeFineBlock(code, b, STEP_CODE_ONE);
+      continue;
+    }
+    const top = code.coarseCode + CODE_HEADROOM;
+    const c = searchCode(Math.min(start, top), top, (k) => encodeFineBlock(code, b, k) <= tol);
+    if (code.fineCodes[b] !== c) encodeFineBlock(code, b, c);
+    start = c;
   }
   return { track: assembleTrack(code), code };
+}
+
+/**
+ * A step code meeting `ok`, searched from `start`: upward while the next code still meets it (up to
+ * `top`), or downward to the first that does (0 when none does). The last code tried is the result
+ * unless the search went up and failed, so callers re-encode only when the last trial was not it.
+ */
+function searchCode(start: number, top: number, ok: (code: number) => boolean): number {
+  let c = start;
+  if (ok(c)) {
+    while (c < top && ok(c + 1)) c++;
+    return c;
+  }
+  while (c > 0 && !ok(c - 1)) c--;
+  return c > 0 ? c - 1 : 0;
 }
 
 /** Displacement per unit of value difference of a track: 1, 2L or L (see `FitTarget.lever`). */
