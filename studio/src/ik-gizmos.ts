@@ -172,7 +172,7 @@ export function createIkGizmos(viewport: Viewport, onDrag: (drag: IkDrag) => voi
     const weight = layer.weightSlot >= 0 ? Math.min(1, Math.max(0, params[layer.weightSlot]!)) : layer.weight;
     const faint = !(weight > 0);
     for (const m of g.materials) m.opacity = (m === g.plane.material ? 0.22 : 1) * (faint ? 0.3 : 1);
-    const r = size * (isSelected ? 0.02 : 0.014);
+    const r = size * (isSelected ? 0.025 : 0.018);
     if (layer.solver !== "footPlacement") {
       a.set(valueOf(layer, 0, params), valueOf(layer, 1, params), valueOf(layer, 2, params));
       const model = [a.x, a.y, a.z] as const;
