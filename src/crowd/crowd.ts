@@ -3,6 +3,7 @@ import { createInstance, type GraphInstance, type MachineInstance } from "../gra
 import { createPose, type Pose } from "../pose/pose.ts";
 import { poseStride, poseView } from "./crowd-layout.ts";
 import { createSampleCache, type SampleCache } from "./sample-cache.ts";
+import { createSteadyPlan, type SteadyPlan } from "./steady-advance.ts";
 import type { CrowdKernel } from "./wasm/kernel.ts";
 import { createWasmCrowd, type WasmCrowd } from "./wasm/wasm-crowd.ts";
 
@@ -103,6 +104,12 @@ export interface Crowd {
   readonly wasm: WasmCrowd | null;
   /** With `kernel` and `buffers`: the caller's pose and model views the results are copied into. */
   readonly mirror: { readonly pose: Float32Array; readonly model: Float32Array } | null;
+  /**
+   * What a run of settled characters shares in `evaluateCrowd`'s fast path (steady-advance.ts), or
+   * null to send every character through `advanceInstance`.
+   * @internal
+   */
+  readonly steady: SteadyPlan | null;
 }
 
 function copyRest(view: Pose, rest: Pose): void {
@@ -199,6 +206,6 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   }
   return {
     graph, count, jointCount: J, instances, poseBuffer, poses, model, matrices, root: options.root, cache,
-    wasm: kernelSide ? kernelSide.wasm : null, mirror: kernelSide ? external : null,
+    wasm: kernelSide ? kernelSide.wasm : null, mirror: kernelSide ? external : null, steady: createSteadyPlan(graph),
   };
 }

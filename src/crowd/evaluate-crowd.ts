@@ -2,7 +2,8 @@ import { advanceInstance, evaluatePose } from "../graph/step.ts";
 import type { Crowd } from "./crowd.ts";
 import { localToModel32 } from "./kernels.ts";
 import { beginFrame } from "./sample-cache.ts";
-import { flush, recordCharacter } from "./wasm/record-pose.ts";
+import { advanceSteady, steadyFrame } from "./steady-advance.ts";
+import { flush, recordCharacter, recordSteady } from "./wasm/record-pose.ts";
 
 /**
  * Advances every character of `crowd` by `dt` seconds with the full graph runtime (`advanceInstance`:
@@ -21,12 +22,19 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to = crowd.cou
   const skeleton = graph.skeleton;
   const instances = crowd.instances;
   const wasm = crowd.wasm;
+  // Settled characters (no crossfade, no transition firing, one sub-step) take the fast path,
+  // steady-advance.ts; the rest the general one. Both leave the same bits.
+  const plan = crowd.steady !== null && steadyFrame(graph, dt) ? crowd.steady : null;
   if (wasm) {
     if (crowd.root && wasm.rootAt) wasm.f32.set(crowd.root, wasm.rootAt >> 2);
     for (let i = from; i < to; i++) {
       const inst = instances[i]!;
-      advanceInstance(graph, inst, dt);
-      recordCharacter(wasm, inst, i);
+      if (plan !== null && advanceSteady(graph, inst, dt, plan)) {
+        recordSteady(wasm, inst, i, plan);
+      } else {
+        advanceInstance(graph, inst, dt);
+        recordCharacter(wasm, inst, i);
+      }
     }
     flush(wasm);
     const mirror = crowd.mirror;
@@ -49,7 +57,7 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to = crowd.cou
   beginFrame(crowd.cache);
   for (let i = from; i < to; i++) {
     const inst = instances[i]!;
-    advanceInstance(graph, inst, dt);
+    if (plan === null || !advanceSteady(graph, inst, dt, plan)) advanceInstance(graph, inst, dt);
     evaluatePose(inst);
     localToModel32(model, stride * i, skeleton, inst.result.pose, root);
   }

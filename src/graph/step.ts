@@ -123,7 +123,7 @@ export function advanceInstance(graph: CompiledGraph, instance: GraphInstance, d
  * Stable insertion sort of queue items [from, count) by time: within a sub-step, layers and states
  * emit in turn, so their events interleave in time. Swaps the preallocated objects; no allocation.
  */
-function sortEventsByTime(q: EventQueue, from: number): void {
+export function sortEventsByTime(q: EventQueue, from: number): void {
   const items = q.items as GraphEvent[];
   for (let i = from + 1; i < q.count; i++) {
     const e = items[i]!;
@@ -395,6 +395,19 @@ function clampStateClock(mi: MachineInstance, s: number): void {
 // Root motion
 
 const rmDelta = new Float64Array(4);
+
+/**
+ * The base layer's root motion over one sub-step of `h` seconds, added to `result.rootDelta`: what
+ * `advanceInstance` does after each sub-step, for src/crowd's settled-character path. `h` is passed
+ * through as received (a double computed and passed here would be boxed when the call is not inlined).
+ */
+export function addBaseRootMotion(instance: GraphInstance, h: number): void {
+  const base = instance.layers[0];
+  if (!base) return;
+  motion[SCALE] = 1;
+  motion[H] = h;
+  rootMotion(instance, base, instance.result.rootDelta);
+}
 
 /** Adds machine `mi`'s root motion, weighted by motion[SCALE], over motion[H] seconds of its time, to `out`. */
 function rootMotion(inst: GraphInstance, mi: MachineInstance, out: Float64Array): void {

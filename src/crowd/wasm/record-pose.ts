@@ -7,6 +7,7 @@ import { isProceduralClipUnchecked, type MotionSource } from "../../graph/motion
 import { childTimeAt, evaluateMachine, layerWeightAt } from "../../graph/step.ts";
 import { stripRootMotion } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
+import type { SteadyPlan } from "../steady-advance.ts";
 import { COMMAND_CAPACITY, OP, STAGING_CAPACITY, type WasmCrowd } from "./wasm-crowd.ts";
 
 /** Runs the recorded batch and starts a new one. Slots keep their contents across batches. */
@@ -172,4 +173,60 @@ export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number
   }
   const J = w.jointCount;
   emit(w, OP.output, out, w.poseAt === 0 ? 0 : w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
+}
+
+/**
+ * `recordCharacter` for a character `advanceSteady` just advanced: the same commands, with the layer
+ * and child weights (and BLEND weights) taken from the plan instead of computed again. Each layer's
+ * machine is in no crossfade and its current state plays a clip or a blend.
+ */
+export function recordSteady(w: WasmCrowd, inst: GraphInstance, index: number, plan: SteadyPlan): void {
+  const graph = inst.graph;
+  w.slotTop = 0;
+  const out = acquire(w);
+  const layerSlot = acquire(w);
+  for (let li = 0; li < inst.layers.length; li++) {
+    const layer = graph.layers[li]!;
+    const mi = inst.layers[li]!;
+    const weight = plan.layerWeight[li]!;
+    if (li === 0 && layer.mode === "override" && weight >= 1 && layer.mask === null) {
+      recordPlanned(w, inst, mi, plan, li, out);
+      continue;
+    }
+    if (li === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
+    if (!(weight > 0)) continue;
+    recordPlanned(w, inst, mi, plan, li, layerSlot);
+    w.f64[emit(w, OP.layer, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
+  }
+  const J = w.jointCount;
+  emit(w, OP.output, out, w.poseAt === 0 ? 0 : w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
+}
+
+/** `recordState` of layer li's current state, with the plan's weights. */
+function recordPlanned(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, plan: SteadyPlan, li: number, out: number): void {
+  const s = mi.current;
+  const st = mi.machine.states[s]!;
+  const m = st.motion;
+  if (m.kind === "clip") {
+    childTimeAt(mi, st, s, m.source, false, x, 0);
+    sampleSource(w, inst, out, m.source, mi, s, 0);
+    return;
+  }
+  if (m.kind === "machine") throw new Error("recordSteady: a nested machine is not steady");
+  const count = plan.childCount[li]!;
+  const children = plan.children[li]!, blend = plan.blendWeight[li]!;
+  for (let k = 0; k < count; k++) {
+    const c = children[k]!;
+    const src = m.sources[c]!;
+    childTimeAt(mi, st, s, src, m.sync, x, 0);
+    if (k === 0) {
+      sampleSource(w, inst, out, src, mi, s, c);
+    } else {
+      const tmp = acquire(w);
+      sampleSource(w, inst, tmp, src, mi, s, c);
+      w.f64[emit(w, OP.blend, out, out, tmp, w.rotMode, 0)] = blend[k]!;
+      release(w);
+    }
+  }
+  if (count === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
 }
