@@ -1,5 +1,7 @@
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
+import { expectNumberArrayAt, expectPose } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
+import { expectBabylonBinding, expectTransformNode } from "./check-babylon-arguments.ts";
 import type { BabylonBinding } from "./babylon-binding.ts";
 
 /**
@@ -11,9 +13,10 @@ import type { BabylonBinding } from "./babylon-binding.ts";
  * conversion on its `__root__` node, above the joints, so nothing is converted here.
  */
 export function applyPoseToBabylon(binding: BabylonBinding, pose: Pose): void {
+  expectBabylonBinding("applyPoseToBabylon", "binding", binding);
   const map = binding.nodeOfJoint;
   const nodes = binding.nodes;
-  if (pose.jointCount !== map.length) throw new RangeError(`applyPoseToBabylon: the pose has ${pose.jointCount} joints, the binding ${map.length}`);
+  expectPose("applyPoseToBabylon", "pose", pose, map.length);
   const t = pose.t, r = pose.r, s = pose.s;
   for (let j = 0; j < map.length; j++) {
     const k = map[j]!;
@@ -72,6 +75,10 @@ export function applyRootMotionToTransformNode(
   offsetT = 0,
   offsetR = 0,
 ): void {
+  const fn = "applyRootMotionToTransformNode";
+  expectTransformNode(fn, "node", node);
+  expectNumberArrayAt(fn, "deltaT", deltaT, "offsetT", offsetT, 3);
+  expectNumberArrayAt(fn, "deltaR", deltaR, "offsetR", offsetR, 4);
   const sc = node.scaling;
   const q = node.rotationQuaternion ?? (node.rotationQuaternion = node.rotation.toQuaternion());
   // v = S·Δt, then rotated by q: v + 2w(u×v) + 2u×(u×v), u = (qx, qy, qz).

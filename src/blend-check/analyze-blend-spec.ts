@@ -1,4 +1,5 @@
 import { bilinearPermille } from "./bilinear-permille.ts";
+import { expectBlendCheckSpec } from "./check-blend-check-arguments.ts";
 import type { BlendCheckSpec } from "./blend-spec.ts";
 import { sortedByCodePoint } from "./code-point-order.ts";
 import { digest16 } from "./digest16.ts";
@@ -50,6 +51,7 @@ export function insideAxes(spec: BlendCheckSpec, x: bigint, y: bigint): boolean 
 
 /** Computes the report exactly as the Python reference does (see docs/blend-check.md). Pure. */
 export function analyzeBlendSpec(spec: BlendCheckSpec): BlendCheckReport {
+  expectBlendCheckSpec("analyzeBlendSpec", "spec", spec);
   const { blendSpace: bs, transitions } = spec;
   const [ax, ay] = bs.axes;
 

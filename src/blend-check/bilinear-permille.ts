@@ -1,3 +1,6 @@
+import { rangeError } from "../errors/check-argument.ts";
+import { expectBigInt, expectBigIntPoints, expectPermilleAxis } from "./check-blend-check-arguments.ts";
+
 /**
  * The deterministic integer bilinear weights of a four-corner 2D blend space, in per-mille, exactly as
  * the Python reference (`sim/blend_check.py`) computes them: every division is a floor division on
@@ -25,14 +28,27 @@ export interface PermilleSample {
 
 /** Python's `a // b`: the quotient rounded toward −∞ (also for negative numerators). `b` must not be 0. */
 export function floorDiv(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new RangeError("floorDiv: division by zero");
+  expectBigInt("floorDiv", "a", a);
+  expectBigInt("floorDiv", "b", b);
+  if (b === 0n) throw rangeError("floorDiv", "b", "a non-zero bigint (the divisor)", b);
+  return floorDivUnchecked(a, b);
+}
+
+/** floorDiv for the callers below, whose divisors are non-zero by construction (max > min, 1000). */
+function floorDivUnchecked(a: bigint, b: bigint): bigint {
   const q = a / b; // truncates toward zero
   return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
 }
 
 /** Per-mille position of `q` along an axis: ⌊(q − min) · 1000 / (max − min)⌋ (outside 0..1000 when q is out of range). */
 export function axisPermille(q: bigint, axis: PermilleAxis): bigint {
-  return floorDiv((q - axis.min) * 1000n, axis.max - axis.min);
+  expectBigInt("axisPermille", "q", q);
+  expectPermilleAxis("axisPermille", "axis", axis);
+  return axisPermilleUnchecked(q, axis);
+}
+
+function axisPermilleUnchecked(q: bigint, axis: PermilleAxis): bigint {
+  return floorDivUnchecked((q - axis.min) * 1000n, axis.max - axis.min);
 }
 
 /**
@@ -47,7 +63,13 @@ export function bilinearPermille(
   qx: bigint,
   qy: bigint,
 ): bigint[] {
-  const tx = axisPermille(qx, x);
-  const ty = axisPermille(qy, y);
-  return samples.map((s) => floorDiv((s.x === x.max ? tx : 1000n - tx) * (s.y === y.max ? ty : 1000n - ty), 1000n));
+  const fn = "bilinearPermille";
+  expectBigIntPoints(fn, "samples", samples);
+  expectPermilleAxis(fn, "x", x);
+  expectPermilleAxis(fn, "y", y);
+  expectBigInt(fn, "qx", qx);
+  expectBigInt(fn, "qy", qy);
+  const tx = axisPermilleUnchecked(qx, x);
+  const ty = axisPermilleUnchecked(qy, y);
+  return samples.map((s) => floorDivUnchecked((s.x === x.max ? tx : 1000n - tx) * (s.y === y.max ? ty : 1000n - ty), 1000n));
 }

@@ -1,7 +1,9 @@
+import { argumentError, expectString } from "../errors/check-argument.ts";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { diagnosticAt, type JsonDocument } from "../json/index.ts";
 import { insideAxes, samplesOnCorners } from "./analyze-blend-spec.ts";
 import type { BlendCheckSpec } from "./blend-spec.ts";
+import { expectBlendCheckSpec } from "./check-blend-check-arguments.ts";
 import { nodeAtPointer } from "./validate-blend-spec.ts";
 
 /**
@@ -12,6 +14,12 @@ import { nodeAtPointer } from "./validate-blend-spec.ts";
  * gets its line and column and the list is in source order.
  */
 export function blendSpecFindings(spec: BlendCheckSpec, file: string, doc?: JsonDocument): Diagnostic[] {
+  expectBlendCheckSpec("blendSpecFindings", "spec", spec);
+  expectString("blendSpecFindings", "file", file);
+  const d = doc as Partial<JsonDocument> | null | undefined;
+  if (d !== undefined && (typeof d !== "object" || d === null || typeof d.text !== "string" || typeof d.source !== "object" || d.source === null)) {
+    throw argumentError("blendSpecFindings", "doc", "a JsonDocument from parseJsonText, or undefined", doc);
+  }
   const out: Diagnostic[] = [];
   const add = (pointer: string, code: string, message: string, severity: Diagnostic["severity"] = "error"): void => {
     const node = doc ? nodeAtPointer(doc.root, pointer) : undefined;

@@ -1,4 +1,4 @@
-import { argumentError } from "../errors/check-argument.ts";
+import { argumentError, expectString } from "../errors/check-argument.ts";
 
 /**
  * Orders strings by Unicode code point, as Python compares `str`. JavaScript's `<` compares UTF-16
@@ -6,6 +6,13 @@ import { argumentError } from "../errors/check-argument.ts";
  * by code point it comes after them.
  */
 export function compareCodePoints(a: string, b: string): number {
+  expectString("compareCodePoints", "a", a);
+  expectString("compareCodePoints", "b", b);
+  return compareCodePointsUnchecked(a, b);
+}
+
+/** compareCodePoints for the library's sorts, whose keys are strings by construction. */
+export function compareCodePointsUnchecked(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     let ca = a.charCodeAt(i);
@@ -30,5 +37,5 @@ export function sortedByCodePoint(values: Iterable<string>): string[] {
   }
   const out = [...values];
   for (let i = 0; i < out.length; i++) if (typeof out[i] !== "string") throw argumentError("sortedByCodePoint", `values[${i}]`, "a string", out[i]);
-  return out.sort(compareCodePoints);
+  return out.sort(compareCodePointsUnchecked);
 }

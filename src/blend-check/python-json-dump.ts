@@ -1,4 +1,5 @@
-import { compareCodePoints } from "./code-point-order.ts";
+import { argumentError, expectInteger } from "../errors/check-argument.ts";
+import { compareCodePointsUnchecked } from "./code-point-order.ts";
 
 /**
  * A value the serializer accepts: strings, integers (safe `number`s or `bigint`), booleans, null, arrays,
@@ -18,10 +19,12 @@ export type PyJsonValue =
  * Serializes like Python's `json.dump(value, f, ensure_ascii=False, indent=2, sort_keys=True)` followed
  * by `f.write("\n")`: keys sorted by code point, `[]`/`{}` for empty containers, non-ASCII kept as is,
  * and Python's escaping (`\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, other controls as lowercase `\u00XX`).
- * Non-integer numbers are a programmer error (the reports hold integers only): throws TypeError.
+ * Non-integer numbers, and values JSON has no form for (undefined, functions, symbols), are a programmer
+ * error (the reports hold integers only): throws AnimgraphError naming the path to the value.
  */
 export function dumpPythonJson(value: PyJsonValue, indent = 2): string {
-  return `${encode(value, "", " ".repeat(indent))}\n`;
+  expectInteger("dumpPythonJson", "indent", indent, 0, 64);
+  return `${encode(value, "", " ".repeat(indent), "value")}\n`;
 }
 
 /** Python's `json.dumps(s, ensure_ascii=False)` for one string, quotes included. */
@@ -44,7 +47,7 @@ function escapeChar(c: string): string {
   return SHORT_ESCAPES.get(c) ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
-function encode(value: PyJsonValue, outer: string, step: string): string {
+function encode(value: PyJsonValue, outer: string, step: string, path: string): string {
   if (value === null) return "null";
   switch (typeof value) {
     case "string":
@@ -54,18 +57,23 @@ function encode(value: PyJsonValue, outer: string, step: string): string {
     case "bigint":
       return value.toString();
     case "number":
-      if (!Number.isSafeInteger(value)) throw new TypeError(`dumpPythonJson: ${value} is not a safe integer`);
+      if (!Number.isSafeInteger(value)) throw argumentError("dumpPythonJson", path, "a safe integer (reports hold integers only)", value);
       return String(value);
+    case "object":
+      break;
+    default:
+      throw argumentError("dumpPythonJson", path, "a string, integer, bigint, boolean, null, array, Map or plain object", value);
   }
   const inner = outer + step;
   if (Array.isArray(value)) {
     const items = value as readonly PyJsonValue[];
     if (items.length === 0) return "[]";
-    return `[\n${items.map((v) => inner + encode(v, inner, step)).join(",\n")}\n${outer}]`;
+    return `[\n${items.map((v, i) => inner + encode(v, inner, step, `${path}[${i}]`)).join(",\n")}\n${outer}]`;
   }
   const entries: [string, PyJsonValue][] =
     value instanceof Map ? [...(value as ReadonlyMap<string, PyJsonValue>)] : Object.entries(value);
   if (entries.length === 0) return "{}";
-  entries.sort((a, b) => compareCodePoints(a[0], b[0]));
-  return `{\n${entries.map(([k, v]) => `${inner}${pythonJsonString(k)}: ${encode(v, inner, step)}`).join(",\n")}\n${outer}}`;
+  for (const [k] of entries) if (typeof k !== "string") throw argumentError("dumpPythonJson", `a key of ${path}`, "a string", k);
+  entries.sort((a, b) => compareCodePointsUnchecked(a[0], b[0]));
+  return `{\n${entries.map(([k, v]) => `${inner}${pythonJsonString(k)}: ${encode(v, inner, step, `${path}.${k}`)}`).join(",\n")}\n${outer}}`;
 }

@@ -1,3 +1,4 @@
+import { expectNumberArray, expectObject, invalidValue } from "../errors/check-argument.ts";
 import type { WeightArray } from "./blend-1d.ts";
 import { expectNumber, expectNumberArray, expectObject } from "../errors/check-argument.ts";
 
@@ -93,16 +94,20 @@ export function gridBlendWeightsAt<T extends WeightArray>(out: T, grid: BlendGri
 }
 
 /**
- * Checks a grid's axes: throws a RangeError (a programmer error: grids come from validated assets)
+ * Checks a grid's axes: throws AnimgraphError (a programmer error: grids come from validated assets)
  * unless both axes are non-empty, finite and strictly increasing.
  */
 export function assertBlendGrid(grid: BlendGrid): void {
-  for (const [name, axis] of [["xs", grid.xs], ["ys", grid.ys]] as const) {
-    if (axis.length === 0) throw new RangeError(`blend grid: ${name} is empty`);
+  const fn = "assertBlendGrid";
+  expectObject(fn, "grid", grid);
+  expectNumberArray(fn, "grid.xs", grid.xs);
+  expectNumberArray(fn, "grid.ys", grid.ys);
+  for (const [name, axis] of [["grid.xs", grid.xs], ["grid.ys", grid.ys]] as const) {
+    if (axis.length === 0) throw invalidValue(fn, name, "is empty; an axis needs at least one position");
     for (let i = 0; i < axis.length; i++) {
       const a = axis[i]!;
-      if (!Number.isFinite(a)) throw new RangeError(`blend grid: ${name}[${i}] is not finite`);
-      if (i > 0 && !(a > axis[i - 1]!)) throw new RangeError(`blend grid: ${name} is not strictly increasing at ${i}`);
+      if (!Number.isFinite(a)) throw invalidValue(fn, `${name}[${i}]`, `is not finite (${String(a)})`);
+      if (i > 0 && !(a > axis[i - 1]!)) throw invalidValue(fn, name, `is not strictly increasing at ${i}`);
     }
   }
 }

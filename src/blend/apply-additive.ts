@@ -1,3 +1,5 @@
+import { expectNumber, expectOneOf, expectPose } from "../errors/check-argument.ts";
+import { expectOptionalMask, QUAT_INTERPOLATIONS } from "./check-blend-arguments.ts";
 import { quatInterpolateAt, quatMultiply, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { BoneMask } from "./bone-mask.ts";
@@ -24,6 +26,13 @@ export function applyAdditive(
   mask?: BoneMask,
   rotation: QuatInterpolation = "slerp",
 ): Pose {
+  const fn = "applyAdditive";
+  expectPose(fn, "base", base);
+  expectPose(fn, "out", out, base.jointCount);
+  expectPose(fn, "additive", additive, base.jointCount);
+  expectNumber(fn, "weight", weight);
+  expectOptionalMask(fn, "mask", mask, base.jointCount);
+  expectOneOf(fn, "rotation", rotation, QUAT_INTERPOLATIONS);
   arg[0] = weight;
   return applyAdditiveAt(out, base, additive, arg, 0, mask, rotation);
 }

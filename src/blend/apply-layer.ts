@@ -1,7 +1,9 @@
+import { expectArray, expectNumber, expectOneOf, expectPose } from "../errors/check-argument.ts";
 import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import { applyAdditiveAt } from "./apply-additive.ts";
 import type { BoneMask } from "./bone-mask.ts";
+import { expectLayer, expectOptionalMask, LAYER_MODES, QUAT_INTERPOLATIONS } from "./check-blend-arguments.ts";
 
 /** How a layer combines with the pose below it. */
 export type LayerMode = "override" | "additive";
@@ -33,6 +35,14 @@ export function applyLayer(
   mode: LayerMode,
   rotation: QuatInterpolation = mode === "additive" ? "slerp" : "nlerp",
 ): Pose {
+  const fn = "applyLayer";
+  expectPose(fn, "base", base);
+  expectPose(fn, "out", out, base.jointCount);
+  expectPose(fn, "layerPose", layerPose, base.jointCount);
+  expectNumber(fn, "weight", weight);
+  expectOptionalMask(fn, "mask", mask, base.jointCount);
+  expectOneOf(fn, "mode", mode, LAYER_MODES);
+  expectOneOf(fn, "rotation", rotation, QUAT_INTERPOLATIONS);
   arg[0] = weight;
   return applyLayerAt(out, base, layerPose, arg, 0, mask, mode, rotation);
 }
@@ -85,10 +95,17 @@ export function applyLayerAt(
  * layer. No allocation.
  */
 export function applyLayers(out: Pose, base: Pose, layers: readonly Layer[]): Pose {
+  const fn = "applyLayers";
+  expectPose(fn, "base", base);
+  expectPose(fn, "out", out, base.jointCount);
+  expectArray(fn, "layers", layers);
+  // One check per layer (a handful), none per joint; the loop below then runs unchecked.
+  for (let i = 0; i < layers.length; i++) expectLayer(fn, `layers[${i}]`, layers[i], base.jointCount);
   let below = base;
   for (let i = 0; i < layers.length; i++) {
     const layer = layers[i]!;
-    applyLayer(out, below, layer.pose, layer.weight, layer.mask, layer.mode);
+    arg[0] = layer.weight;
+    applyLayerAt(out, below, layer.pose, arg, 0, layer.mask, layer.mode);
     below = out;
   }
   if (below === base && out !== base) {

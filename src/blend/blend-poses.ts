@@ -1,5 +1,7 @@
+import { expectNumber, expectNumberArray, expectOneOf, expectOptionalObject, expectPose } from "../errors/check-argument.ts";
 import { quatInterpolateAt, quatNormalize, type QuatInterpolation } from "../math/quat.ts";
 import { copyPose, type Pose } from "../pose/pose.ts";
+import { expectPoses, QUAT_INTERPOLATIONS } from "./check-blend-arguments.ts";
 import { contributes, DEFAULT_WEIGHT_THRESHOLD } from "./normalize-weights.ts";
 
 /** Options of `blendPoses`. Pass a constant object: nothing here is meant to change per frame. */
@@ -36,6 +38,14 @@ export function blendPoses(
   restPose: Pose,
   options: BlendOptions = DEFAULT_OPTIONS,
 ): Pose {
+  const fn = "blendPoses";
+  expectPose(fn, "restPose", restPose);
+  expectPose(fn, "out", out, restPose.jointCount);
+  expectPoses(fn, "poses", poses, restPose.jointCount);
+  expectNumberArray(fn, "weights", weights);
+  expectOptionalObject(fn, "options", options);
+  if (options.rotation !== undefined) expectOneOf(fn, "options.rotation", options.rotation, QUAT_INTERPOLATIONS);
+  if (options.threshold !== undefined) expectNumber(fn, "options.threshold", options.threshold);
   const n = Math.min(poses.length, weights.length);
   let total = 0, first = -1, count = 0;
   for (let i = 0; i < n; i++) {

@@ -1,5 +1,5 @@
 import { AnimgraphError } from "../errors/animgraph-error.ts";
-import { argumentError, expectArray, expectFiniteNumber, expectSkeleton, invalidValue } from "../errors/check-argument.ts";
+import { argumentError, expectArray, expectFiniteNumber, expectNumber, expectSkeleton, invalidValue } from "../errors/check-argument.ts";
 import { descendantsOf, type Skeleton } from "../skeleton/skeleton.ts";
 
 /**
@@ -10,6 +10,8 @@ export type BoneMask = Float32Array;
 
 /** A mask with every joint at `weight` (default 0). */
 export function createBoneMask(skeleton: Skeleton, weight = 0): BoneMask {
+  expectSkeleton("createBoneMask", "skeleton", skeleton);
+  expectNumber("createBoneMask", "weight", weight);
   return new Float32Array(skeleton.jointCount).fill(weight);
 }
 

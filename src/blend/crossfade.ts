@@ -1,5 +1,7 @@
+import { expectNumber, expectOneOf, expectPose } from "../errors/check-argument.ts";
 import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
 import { copyPose, type Pose } from "../pose/pose.ts";
+import { QUAT_INTERPOLATIONS } from "./check-blend-arguments.ts";
 
 /**
  * The seed's two-way crossfade P = (1 − w)·P_from + w·P_to (its P = w₁P₁ + (1 − w₁)P₂ with w₁ = 1 − w):
@@ -8,6 +10,11 @@ import { copyPose, type Pose } from "../pose/pose.ts";
  * Aliasing: `out` may be `from` or `to`. No allocation.
  */
 export function crossfade(out: Pose, from: Pose, to: Pose, w: number, rotation: QuatInterpolation = "nlerp"): Pose {
+  expectPose("crossfade", "from", from);
+  expectPose("crossfade", "out", out, from.jointCount);
+  expectPose("crossfade", "to", to, from.jointCount);
+  expectNumber("crossfade", "w", w);
+  expectOneOf("crossfade", "rotation", rotation, QUAT_INTERPOLATIONS);
   arg[0] = w;
   return crossfadeAt(out, from, to, arg, 0, rotation);
 }

@@ -45,6 +45,17 @@ export class AnimgraphError extends Error {
 
   /** Builds the error; public functions build it through the checks of src/errors/check-argument.ts. */
   constructor(code: AnimgraphErrorCode, message: string, details: AnimgraphErrorDetails = {}) {
+    // A wrong argument here is itself a programmer error: it gets the error this class stands for
+    // (built from valid arguments, so this check does not recurse).
+    const wrong = !ANIMGRAPH_ERROR_CODES.includes(code) ? ["code", `one of ${ANIMGRAPH_ERROR_CODES.join(", ")}`, code] as const
+      : typeof message !== "string" ? ["message", "a string", message] as const
+        : typeof details !== "object" || details === null || Array.isArray(details) ? ["details", "an object or undefined", details] as const
+          : undefined;
+    if (wrong !== undefined) {
+      const [argument, expected, value] = wrong;
+      const received = describeSimply(value);
+      throw new AnimgraphError("ERR_ARGUMENT", `AnimgraphError: ${argument} must be ${expected}; got ${received}`, { argument, expected, received });
+    }
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "AnimgraphError";
     this.code = code;
@@ -52,6 +63,15 @@ export class AnimgraphError extends Error {
     this.expected = details.expected;
     this.received = details.received;
   }
+}
+
+/** `undefined`, `null`, `the number 3`, `a string`, `an object`: enough for the constructor's own message (check-argument.ts has the full describeValue). */
+function describeSimply(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === "number" || typeof value === "boolean") return `the ${typeof value} ${String(value)}`;
+  if (typeof value === "string") return value.length <= 24 ? `the string ${JSON.stringify(value)}` : `a string of length ${value.length}`;
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 /** True for an AnimgraphError, also one thrown by another copy of the package (bundles may hold two). */

@@ -1,3 +1,5 @@
+import { expectObject, expectOneOf } from "../errors/check-argument.ts";
+import { expectInstance } from "./check-graph.ts";
 import { setParam, travel, trigger } from "./commands.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, StepResult } from "./graph-instance.ts";
@@ -34,7 +36,7 @@ export function runTimeline(
     applied.length = 0;
     while (next < commands.length && commands[next]!.t <= t + 1e-9 * dt) {
       const c = commands[next++]!;
-      applyCommand(instance, c);
+      applyCommandUnchecked(instance, c);
       applied.push(c);
     }
     before?.(k, t, applied);
@@ -44,6 +46,15 @@ export function runTimeline(
 
 /** Applies one timeline command to an instance. */
 export function applyCommand(instance: GraphInstance, c: TimelineCommand): void {
+  expectInstance("applyCommand", "instance", instance);
+  expectObject("applyCommand", "c", c);
+  expectOneOf("applyCommand", "c.kind", c.kind, COMMAND_KINDS);
+  applyCommandUnchecked(instance, c);
+}
+const COMMAND_KINDS: readonly TimelineCommand["kind"][] = ["set", "trigger", "travel"];
+
+/** applyCommand for commands of a parsed timeline (setParam, trigger and travel still check their own arguments). */
+function applyCommandUnchecked(instance: GraphInstance, c: TimelineCommand): void {
   if (c.kind === "set") setParam(instance, c.param, c.value);
   else if (c.kind === "trigger") trigger(instance, c.param);
   else travel(instance, c.layer, c.state);

@@ -1,3 +1,4 @@
+import { argumentError, expectArray, expectFiniteNumber, expectInteger, expectNumber, expectObject, expectSkeleton, rangeError } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { AnimgraphError } from "../errors/animgraph-error.ts";
@@ -22,6 +23,7 @@ export interface JointImportance {
 
 /** Computes the joint-importance ordering of `skeleton` (allocates; call once per skeleton). */
 export function computeJointImportance(skeleton: Skeleton): JointImportance {
+  expectSkeleton("computeJointImportance", "skeleton", skeleton);
   const J = skeleton.jointCount;
   const depth = new Int16Array(J);
   const subtreeSize = new Int32Array(J).fill(1);
@@ -56,24 +58,41 @@ export interface JointLod {
   readonly jointFraction: Float64Array;
 }
 
-/** Builds a joint LOD from bands with strictly increasing `maxDistance`; throws on bad bands. */
+/** Builds a joint LOD from bands with strictly increasing `maxDistance`; throws AnimgraphError on bad bands. */
 export function createJointLod(bands: readonly JointLodBand[]): JointLod {
-  if (bands.length === 0) throw new RangeError("createJointLod: at least one band is needed");
+  const fn = "createJointLod";
+  expectArray(fn, "bands", bands);
+  if (bands.length === 0) throw rangeError(fn, "bands", "an array of at least one band", bands);
   const maxDistance = new Float64Array(bands.length);
   const jointFraction = new Float64Array(bands.length);
   bands.forEach((b, i) => {
+    expectObject(fn, `bands[${i}]`, b);
+    expectNumber(fn, `bands[${i}].maxDistance`, b.maxDistance);
+    expectFiniteNumber(fn, `bands[${i}].jointFraction`, b.jointFraction);
     if (!(b.maxDistance > 0) || (i > 0 && !(b.maxDistance > bands[i - 1]!.maxDistance))) {
-      throw new RangeError(`createJointLod: band ${i}'s maxDistance must be positive and larger than the previous band's`);
+      throw rangeError(fn, `bands[${i}].maxDistance`, i === 0 ? "a positive number" : `a number larger than the previous band's (${bands[i - 1]!.maxDistance})`, b.maxDistance);
     }
-    if (!(b.jointFraction > 0 && b.jointFraction <= 1)) throw new RangeError(`createJointLod: band ${i}'s jointFraction must be in (0, 1]`);
+    if (!(b.jointFraction > 0 && b.jointFraction <= 1)) throw rangeError(fn, `bands[${i}].jointFraction`, "a number in (0, 1]", b.jointFraction);
     maxDistance[i] = b.maxDistance;
     jointFraction[i] = b.jointFraction;
   });
   return { maxDistance, jointFraction };
 }
 
+/** A JointLod from createJointLod: two Float64Arrays of one length ≥ 1 (no per-band loop: it is checked per call). */
+function expectJointLod(fn: string, argument: string, value: unknown): asserts value is JointLod {
+  const lod = value as Partial<JointLod> | null;
+  if (typeof lod !== "object" || lod === null || !(lod.maxDistance instanceof Float64Array) || !(lod.jointFraction instanceof Float64Array)
+    || lod.maxDistance.length === 0 || lod.jointFraction.length !== lod.maxDistance.length) {
+    throw argumentError(fn, argument, "a JointLod (from createJointLod)", value);
+  }
+}
+
 /** How many joints (a prefix of the importance order) to sample at `distance`: ⌈fraction × J⌉, ≥ 1. */
 export function activeJointCount(lod: JointLod, distance: number, jointCount: number): number {
+  expectJointLod("activeJointCount", "lod", lod);
+  expectNumber("activeJointCount", "distance", distance);
+  expectInteger("activeJointCount", "jointCount", jointCount);
   const n = lod.maxDistance.length;
   let f = lod.jointFraction[n - 1]!;
   for (let i = 0; i < n; i++) {

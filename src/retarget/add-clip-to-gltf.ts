@@ -1,4 +1,5 @@
 import type { Accessor, Animation, Buffer, Document, Node } from "@gltf-transform/core";
+import { argumentError, expectClip, invalidValue } from "../errors/check-argument.ts";
 import { createGltfIO } from "../io/gltf/gltf-io.ts";
 import type { Clip } from "../clip/clip.ts";
 
@@ -6,12 +7,21 @@ import type { Clip } from "../clip/clip.ts";
  * Adds `clip` as a new glTF animation to a glTF document and returns the GLB bytes. The clip must be
  * bound to a skeleton loaded from the same file (its `sourceIndex` gives each joint's glTF node). Each
  * joint track becomes a sampler (input: key times, shared between tracks with the same times array;
- * output: values) and a channel on the joint's node. Throws (a programmer error) when a joint has no
- * node or the node's name disagrees with the joint's, or when the clip has no tracks.
+ * output: values) and a channel on the joint's node. Rejects with AnimgraphError (a programmer error)
+ * when a joint has no node or the node's name disagrees with the joint's, or when the clip has no tracks.
  */
 export async function addClipToGltf(doc: Document, clip: Clip): Promise<Uint8Array> {
+  const fn = "addClipToGltf";
+  const d = doc as Partial<Document> | null;
+  if (typeof d !== "object" || d === null || typeof d.getRoot !== "function" || typeof d.createAnimation !== "function") {
+    throw argumentError(fn, "doc", "a glTF-Transform Document (from the file the clip's skeleton was loaded from)", doc);
+  }
+  expectClip(fn, "clip", clip);
+  if (!(clip.skeleton.sourceIndex instanceof Int32Array)) {
+    throw argumentError(fn, "clip.skeleton", "a Skeleton loaded from a glTF file (with sourceIndex)", clip.skeleton);
+  }
   // glTF forbids an animation without channels (the validator's EMPTY_ENTITY).
-  if (clip.tracks.length === 0) throw new Error(`addClipToGltf: clip "${clip.name}" has no tracks`);
+  if (clip.tracks.length === 0) throw invalidValue(fn, "clip", `clip "${clip.name}" has no tracks; a glTF animation needs at least one channel`);
   const root = doc.getRoot();
   const nodes = root.listNodes();
   const buffer = root.listBuffers()[0] ?? doc.createBuffer();
@@ -22,7 +32,7 @@ export async function addClipToGltf(doc: Document, clip: Clip): Promise<Uint8Arr
     const node = nodes[nodeIndex];
     const name = skeleton.names[track.joint]!;
     if (!node || (node.getName() !== name && name !== `#${nodeIndex}`)) {
-      throw new Error(`addClipToGltf: joint "${name}" does not match glTF node ${nodeIndex}`);
+      throw invalidValue(fn, "clip", `joint "${name}" does not match glTF node ${nodeIndex}; the clip's skeleton was not loaded from this document`);
     }
   }
   addClipChannels(doc, animation, clip, nodes, buffer);

@@ -1,3 +1,5 @@
+import { expectNumber, expectNumberArray } from "../errors/check-argument.ts";
+
 // Phase synchronisation of cyclic clips of different lengths (a walk and a run): all clips of a group play
 // at one normalised time φ ∈ [0, 1), so their foot contacts line up and a blend between them does not
 // slide. The group's cycle lasts the weight-averaged clip length L = Σ ŵ_i·d_i; φ advances by dt / L;
@@ -35,6 +37,10 @@ export function syncedCycleDurationAt(out: Float64Array, o: number, durations: A
  * weights). A zero L (no weight, or zero-length clips) leaves φ unchanged. Negative dt plays backwards.
  */
 export function advanceSyncedPhase(phase: number, dt: number, durations: ArrayLike<number>, weights: ArrayLike<number>): number {
+  expectNumber("advanceSyncedPhase", "phase", phase);
+  expectNumber("advanceSyncedPhase", "dt", dt);
+  expectNumberArray("advanceSyncedPhase", "durations", durations);
+  expectNumberArray("advanceSyncedPhase", "weights", weights);
   const length = syncedCycleDuration(durations, weights);
   if (!(length > 0)) return phase;
   return wrapPhase(phase + dt / length);

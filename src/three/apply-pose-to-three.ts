@@ -1,5 +1,7 @@
 import { Quaternion, Vector3, type Object3D } from "three";
+import { expectNumberArrayAt, expectPose } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
+import { expectObject3D, expectThreeBinding } from "./check-three-arguments.ts";
 import type { ThreeBinding } from "./three-binding.ts";
 
 /**
@@ -8,9 +10,10 @@ import type { ThreeBinding } from "./three-binding.ts";
  * when it renders (or call `updateMatrixWorld()` yourself before reading world transforms).
  */
 export function applyPoseToThree(binding: ThreeBinding, pose: Pose): void {
+  expectThreeBinding("applyPoseToThree", "binding", binding);
   const map = binding.objectOfJoint;
   const objects = binding.objects;
-  if (pose.jointCount !== map.length) throw new RangeError(`applyPoseToThree: the pose has ${pose.jointCount} joints, the binding ${map.length}`);
+  expectPose("applyPoseToThree", "pose", pose, map.length);
   const t = pose.t, r = pose.r, s = pose.s;
   for (let j = 0; j < map.length; j++) {
     const k = map[j]!;
@@ -64,6 +67,10 @@ export function applyRootMotionToObject3D(
   offsetT = 0,
   offsetR = 0,
 ): void {
+  const fn = "applyRootMotionToObject3D";
+  expectObject3D(fn, "object", object);
+  expectNumberArrayAt(fn, "deltaT", deltaT, "offsetT", offsetT, 3);
+  expectNumberArrayAt(fn, "deltaR", deltaR, "offsetR", offsetR, 4);
   scratchV.set(deltaT[offsetT]!, deltaT[offsetT + 1]!, deltaT[offsetT + 2]!).applyQuaternion(object.quaternion);
   object.position.add(scratchV);
   scratchQ.set(deltaR[offsetR]!, deltaR[offsetR + 1]!, deltaR[offsetR + 2]!, deltaR[offsetR + 3]!);

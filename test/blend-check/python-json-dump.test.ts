@@ -19,6 +19,6 @@ test("escapes strings exactly as Python's json with ensure_ascii=False", () => {
 });
 
 test("a non-integer number is a programmer error", () => {
-  assert.throws(() => dumpPythonJson(0.5), TypeError);
-  assert.throws(() => dumpPythonJson(2 ** 60), TypeError);
+  assert.throws(() => dumpPythonJson(0.5), { name: "AnimgraphError", code: "ERR_ARGUMENT", message: /dumpPythonJson: value must be a safe integer/ });
+  assert.throws(() => dumpPythonJson({ a: [2 ** 60] }), { name: "AnimgraphError", code: "ERR_ARGUMENT", message: /value\.a\[0\] must be a safe integer/ });
 });

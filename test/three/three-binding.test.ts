@@ -74,7 +74,7 @@ test("applyPoseToThree writes local TRS by joint; readPoseFromThree reads it bac
     assert.deepEqual([...back.r.subarray(4 * j, 4 * j + 4)], [...pose.r.subarray(4 * j, 4 * j + 4)]);
   }
   assert.deepEqual([...back.t.subarray(6, 9)], [0, 0, 0]); // unbound: the rest pose
-  assert.throws(() => applyPoseToThree(binding, createPose(3)), RangeError);
+  assert.throws(() => applyPoseToThree(binding, createPose(3)), { name: "AnimgraphError", code: "ERR_SKELETON_MISMATCH" });
 });
 
 test("applyRootMotionToObject3D moves along the object's facing and composes the turn", () => {
