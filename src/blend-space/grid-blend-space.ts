@@ -1,6 +1,5 @@
-import { expectNumberArray, expectObject, invalidValue } from "../errors/check-argument.ts";
+import { expectNumber, expectNumberArray, expectObject, invalidValue } from "../errors/check-argument.ts";
 import type { WeightArray } from "./blend-1d.ts";
-import { expectNumber, expectNumberArray, expectObject } from "../errors/check-argument.ts";
 
 /**
  * A 2D blend space whose samples sit on a rectangular grid: `xs.length × ys.length` samples, sample

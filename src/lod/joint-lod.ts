@@ -1,8 +1,7 @@
-import { argumentError, expectArray, expectFiniteNumber, expectInteger, expectNumber, expectObject, expectSkeleton, rangeError } from "../errors/check-argument.ts";
+import { argumentError, expectArray, expectFiniteNumber, expectInteger, expectNumber, expectObject, expectPose, expectSkeleton, invalidValue, rangeError } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { AnimgraphError } from "../errors/animgraph-error.ts";
-import { argumentError, expectInteger, expectPose, invalidValue } from "../errors/check-argument.ts";
 
 /**
  * A per-skeleton joint-importance ordering, computed once: joints sorted by depth from the root

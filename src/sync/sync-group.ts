@@ -1,10 +1,9 @@
-import { expectNumber, expectNumberArray } from "../errors/check-argument.ts";
+import { argumentError, expectNumber, expectNumberArray } from "../errors/check-argument.ts";
 
 // Phase synchronisation of cyclic clips of different lengths (a walk and a run): all clips of a group play
 // at one normalised time φ ∈ [0, 1), so their foot contacts line up and a blend between them does not
 // slide. The group's cycle lasts the weight-averaged clip length L = Σ ŵ_i·d_i; φ advances by dt / L;
 // clip i is sampled at t_i = φ·d_i, i.e. it plays at rate d_i / L.
-import { argumentError, expectNumber, expectNumberArray } from "../errors/check-argument.ts";
 
 /** Blended cycle length L = Σ ŵ_i·d_i (seconds) over the contributing weights; 0 when none contributes. */
 export function syncedCycleDuration(durations: ArrayLike<number>, weights: ArrayLike<number>): number {
