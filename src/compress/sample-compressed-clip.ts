@@ -9,15 +9,60 @@ import { decodeRotationKey, decodeRotationPair, decodeVectorKey, TrackEncoding, 
  */
 export interface CompressedClipCursor {
   readonly clip: CompressedClip;
+  /** The clip's sampling plan, shared by every cursor of the clip (`samplingPlan`). */
+  readonly plan: SamplingPlan;
   /** Element 0: the grid frame f whose keys f and f + 1 `cache` holds; −1 before the first sample. */
   readonly frame: Int32Array;
   /** Decoded keys f and f + 1 per track, 8 floats per track (4 each; translations use 3). */
   readonly cache: Float32Array;
 }
 
+/**
+ * What sampling a clip needs besides its keys, built once per clip: the base pose (the rest pose with
+ * every CONSTANT track written in, so one copy per sample sets all joints that do not move) and the
+ * animated tracks as flat tables (no property loads or string compares per track and sample).
+ */
+export interface SamplingPlan {
+  /** The rest pose with the clip's constant tracks applied. */
+  readonly baseT: Float32Array;
+  readonly baseR: Float32Array;
+  readonly baseS: Float32Array;
+  /** Per animated (non-CONSTANT) track: its index in `clip.tracks`. */
+  readonly track: Int32Array;
+  /** Per animated track: 0 translation, 1 rotation, 2 scale. */
+  readonly kind: Uint8Array;
+  /** Per animated track: its offset in the pose array of its kind (3 × joint, or 4 × joint for rotations). */
+  readonly offset: Int32Array;
+}
+
+const plans = new WeakMap<CompressedClip, SamplingPlan>();
+
+/** The sampling plan of `clip` (built on first use, then shared). */
+export function samplingPlan(clip: CompressedClip): SamplingPlan {
+  let plan = plans.get(clip);
+  if (plan) return plan;
+  const rest = clip.skeleton.rest;
+  const baseT = Float32Array.from(rest.t), baseR = Float32Array.from(rest.r), baseS = Float32Array.from(rest.s);
+  const animated: number[] = [];
+  clip.tracks.forEach((t, i) => {
+    if (t.encoding !== TrackEncoding.CONSTANT) {
+      animated.push(i);
+      return;
+    }
+    const stride = t.path === "rotation" ? 4 : 3;
+    const target = t.path === "rotation" ? baseR : t.path === "translation" ? baseT : baseS;
+    target.set(t.params.subarray(0, stride), stride * t.joint);
+  });
+  const kind = Uint8Array.from(animated, (i) => (clip.tracks[i]!.path === "translation" ? 0 : clip.tracks[i]!.path === "rotation" ? 1 : 2));
+  const offset = Int32Array.from(animated, (i, k) => (kind[k] === 1 ? 4 : 3) * clip.tracks[i]!.joint);
+  plan = { baseT, baseR, baseS, track: Int32Array.from(animated), kind, offset };
+  plans.set(clip, plan);
+  return plan;
+}
+
 /** A cursor for `clip` with nothing decoded yet. */
 export function createCompressedClipCursor(clip: CompressedClip): CompressedClipCursor {
-  return { clip, frame: Int32Array.of(-1), cache: new Float32Array(8 * clip.tracks.length) };
+  return { clip, plan: samplingPlan(clip), frame: Int32Array.of(-1), cache: new Float32Array(8 * clip.tracks.length) };
 }
 
 // Scratch for the interpolation weight between two grid frames (no allocation per sample).
@@ -43,9 +88,10 @@ export function sampleCompressedClip(
   if (cursor.clip !== clip) throw new Error(`sampleCompressedClip: the cursor belongs to clip "${cursor.clip.name}", not "${clip.name}"`);
   if (out === rest) throw new Error("sampleCompressedClip: out must not be the skeleton's rest pose");
   if (out.jointCount !== rest.jointCount) throw new RangeError("sampleCompressedClip: out has the wrong joint count");
-  out.t.set(rest.t);
-  out.r.set(rest.r);
-  out.s.set(rest.s);
+  const plan = cursor.plan;
+  out.t.set(plan.baseT);
+  out.r.set(plan.baseR);
+  out.s.set(plan.baseS);
   const last = clip.frameCount - 1;
   let u = (time - clip.startTime) * clip.sampleRate;
   if (!(u > 0)) {
@@ -72,20 +118,14 @@ export function sampleCompressedClip(
   // The interpolation weight goes to quatInterpolateAt in a slot: a double argument of a call V8 does
   // not inline is boxed, once per rotation track (docs/performance.md, Allocation).
   weight[0] = a;
-  for (let i = 0; i < tracks.length; i++) {
+  const nlerp = quatMode === "nlerp";
+  const sa = 1 - a;
+  const { track: index, kind, offset } = plan;
+  const outT = out.t, outR = out.r, outS = out.s;
+  for (let k = 0; k < index.length; k++) {
+    const i = index[k]!;
     const track = tracks[i]!;
-    const enc = track.encoding;
-    const rotation = track.path === "rotation";
-    const target = rotation ? out.r : track.path === "translation" ? out.t : out.s;
-    const o = (rotation ? 4 : 3) * track.joint;
-    if (enc === TrackEncoding.CONSTANT) {
-      const p = track.params;
-      target[o] = p[0]!;
-      target[o + 1] = p[1]!;
-      target[o + 2] = p[2]!;
-      if (rotation) target[o + 3] = p[3]!;
-      continue;
-    }
+    const rotation = kind[k] === 1;
     const c = 8 * i;
     if (move === 1) {
       cache[c] = cache[c + 4]!;
@@ -102,13 +142,29 @@ export function sampleCompressedClip(
         decodeVectorKey(cache, c + 4, track, f + 1);
       }
     }
-    if (rotation) {
-      quatInterpolateAt(quatMode, target, o, cache, c, cache, c + 4, weight, 0);
+    const o = offset[k]!;
+    if (!rotation) {
+      const target = kind[k] === 0 ? outT : outS;
+      target[o] = sa * cache[c]! + a * cache[c + 4]!;
+      target[o + 1] = sa * cache[c + 1]! + a * cache[c + 5]!;
+      target[o + 2] = sa * cache[c + 2]! + a * cache[c + 6]!;
+    } else if (nlerp) {
+      // quatNlerpAt written out (the same arithmetic, so results are bit-identical to it).
+      const ax = cache[c]!, ay = cache[c + 1]!, az = cache[c + 2]!, aw = cache[c + 3]!;
+      let bx = cache[c + 4]!, by = cache[c + 5]!, bz = cache[c + 6]!, bw = cache[c + 7]!;
+      if (ax * bx + ay * by + az * bz + aw * bw < 0) {
+        bx = -bx; by = -by; bz = -bz; bw = -bw;
+      }
+      const x = sa * ax + a * bx, y = sa * ay + a * by, z = sa * az + a * bz, w = sa * aw + a * bw;
+      const n2 = x * x + y * y + z * z + w * w;
+      if (n2 > 0 && n2 !== Infinity) {
+        const inv = 1 / Math.sqrt(n2);
+        outR[o] = x * inv; outR[o + 1] = y * inv; outR[o + 2] = z * inv; outR[o + 3] = w * inv;
+      } else {
+        outR[o] = 0; outR[o + 1] = 0; outR[o + 2] = 0; outR[o + 3] = 1;
+      }
     } else {
-      const s = 1 - a;
-      target[o] = s * cache[c]! + a * cache[c + 4]!;
-      target[o + 1] = s * cache[c + 1]! + a * cache[c + 5]!;
-      target[o + 2] = s * cache[c + 2]! + a * cache[c + 6]!;
+      quatInterpolateAt(quatMode, outR, o, cache, c, cache, c + 4, weight, 0);
     }
   }
   return out;

@@ -5,7 +5,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createClip } from "../../src/clip/clip.ts";
 import { compressClip, detectSampleRate } from "../../src/compress/compress-clip.ts";
-import { blockCount, TrackEncoding } from "../../src/compress/compressed-clip.ts";
+import { blockCount, decodeKey, TrackEncoding } from "../../src/compress/compressed-clip.ts";
+import { quatNlerpAt } from "../../src/math/quat.ts";
 import { decompressClip } from "../../src/compress/decompress-clip.ts";
 import { createCompressedClipCursor, sampleCompressedClip } from "../../src/compress/sample-compressed-clip.ts";
 import { createPose } from "../../src/pose/pose.ts";
@@ -153,6 +154,67 @@ test("sampling retains nothing: the heap after a forced GC stays flat over 200,0
   }
   // Transient boxing of doubles by the VM is collected; anything kept per call would grow the heap.
   for (const growth of checkpoints) assert.ok(growth < 256 * 1024, `heap grew by ${checkpoints.join(", ")} bytes`);
+});
+
+test("decompression allocates nothing of its own: a crowd of cursors sampled in nlerp and slerp grows the heap by at most the boxed time argument per pose", () => {
+  const { compressed } = compressClip(syntheticClip({ spin: true, fps: 30, seconds: 4 }), { tolerance: 1e-4, virtualVertexDistance: 1, sampleRate: 30 });
+  assert.ok(compressed);
+  const pose = createPose(5);
+  const cursors = Array.from({ length: 50 }, () => createCompressedClipCursor(compressed));
+  const times = Float64Array.from({ length: 50 }, (_, i) => (i * 0.0791) % compressed.duration);
+  const frame = (mode: "nlerp" | "slerp"): void => {
+    for (let i = 0; i < 50; i++) {
+      let t = times[i]! + 1 / 60;
+      if (t > compressed.duration) t -= compressed.duration;
+      times[i] = t;
+      sampleCompressedClip(pose, compressed, t, cursors[i]!, mode);
+    }
+  };
+  for (const mode of ["nlerp", "slerp"] as const) {
+    for (let k = 0; k < 400; k++) frame(mode);
+    // heapUsed grows by what is allocated until a collection runs: the smallest growth of three batches
+    // of 20,000 poses (a scavenge may hide one batch's growth, not all three).
+    const growth: number[] = [];
+    for (let batch = 0; batch < 3; batch++) {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let k = 0; k < 400; k++) frame(mode);
+      growth.push(process.memoryUsage().heapUsed - before);
+    }
+    // A double passed to a function V8 does not inline is boxed at the call (a 16-byte heap number, the
+    // caller's `time`): that is the bound. Anything the sampler made per track (6 animated tracks here)
+    // or per key would be several times more.
+    assert.ok(Math.min(...growth) / 20000 <= 16.5, `${mode}: heap grew by ${growth.join(", ")} bytes over 20,000 poses`);
+  }
+});
+
+test("sampling with nlerp writes quatNlerpAt's result bit for bit; constant tracks come from the shared base pose", () => {
+  const { compressed } = compressClip(syntheticClip({ glitch: true }), { tolerance: 1e-4 });
+  assert.ok(compressed);
+  const pose = createPose(5);
+  const cursor = createCompressedClipCursor(compressed);
+  const keys = new Float32Array(8);
+  const expected = new Float32Array(4);
+  const w = new Float64Array(1);
+  const rnd = random(9);
+  for (let n = 0; n < 300; n++) {
+    const time: number = rnd() * compressed.duration;
+    sampleCompressedClip(pose, compressed, time, cursor, "nlerp");
+    const u = (time - compressed.startTime) * compressed.sampleRate;
+    const f = Math.min(Math.floor(u), compressed.frameCount - 2);
+    w[0] = Math.min(1, u - f);
+    for (const track of compressed.tracks) {
+      if (track.path !== "rotation") continue;
+      if (track.encoding === TrackEncoding.CONSTANT) {
+        assert.deepEqual(Array.from(pose.r.subarray(4 * track.joint, 4 * track.joint + 4)), Array.from(track.params.subarray(0, 4)));
+        continue;
+      }
+      decodeKey(keys, 0, track, f);
+      decodeKey(keys, 4, track, f + 1);
+      quatNlerpAt(expected, 0, keys, 0, keys, 4, w, 0);
+      assert.deepEqual(Array.from(pose.r.subarray(4 * track.joint, 4 * track.joint + 4)), Array.from(expected), `t = ${time}, joint ${track.joint}`);
+    }
+  }
 });
 
 test("detectSampleRate: uniform keys give their exact rate, irregular ones the median interval", () => {
