@@ -106,6 +106,19 @@ export function installTestHooks(c: TestHookContext): void {
         }
         return { world: [world.x, world.y, world.z], model: [model.x, model.y, model.z], pose };
       },
+      /** A world-space point in the character's model space (the frame IK targets are given in). */
+      modelPoint: (world: readonly number[]) => {
+        const character = c.character();
+        if (!character) return null;
+        const m = new Vector3(world[0], world[1], world[2]).applyMatrix4(c.ikGizmos.modelMatrix(character).invert());
+        return [m.x, m.y, m.z];
+      },
+      /** Where a world-space point is drawn on the page (client pixels), for tests that drag gizmos. */
+      screenPoint: (world: readonly number[]) => {
+        const v = new Vector3(world[0], world[1], world[2]).project(c.viewport.camera);
+        const rect = c.viewport.renderer.domElement.getBoundingClientRect();
+        return { x: rect.left + ((v.x + 1) / 2) * rect.width, y: rect.top + ((1 - v.y) / 2) * rect.height };
+      },
       simulationTime: () => c.live()?.instance.time ?? 0,
       /** Per state of the shown machine: its weight over the plotted history (the crossfade panel). */
       fadeHistory: () => c.fade.history(),

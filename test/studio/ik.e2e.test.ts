@@ -2,7 +2,8 @@
 // layer on the left arm is added and its target and weight bound to new parameters through the panel
 // alone; moving the parameters' sliders puts the hand (the three.js bone the output pose is drawn with)
 // on the target gizmo; the keyboard disables, adds, reorders and removes layers; undo takes every edit
-// back to the original JSON, and the gizmos go with the layers.
+// back to the original JSON, and the gizmos go with the layers. On Fox, a foot-placement layer's ground
+// raised by its parameter raises the planted feet by as much; a target dragged in the viewport is one edit.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -160,5 +161,96 @@ test("robot: a two-bone IK layer added and bound to new parameters from the pane
   assert.equal(await storeText(), original);
   await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 0", undefined, { timeout: 30_000 });
   assert.equal(await page.locator("#ik [data-ik-layer]").count(), 0);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("Fox: a foot-placement layer added from the panel, its ground height bound to a new parameter: raising the ground raises the planted feet by as much", { skip, timeout: 300_000 }, async () => {
+  await page.setInputFiles("#open-glb", repoPath("examples/fox/Fox.glb"));
+  await page.waitForFunction(() => /Fox/.test(document.querySelector("#status")?.textContent ?? ""), undefined, { timeout: 60_000 });
+  await page.selectOption("#new-graph", "clips");
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
+  await ik("ik-new-solver").selectOption("footPlacement");
+  await ik("ik-add").click();
+  await page.locator('#ik [data-ik-layer="0"]').waitFor();
+  const layer = (await ikOf())[0]!;
+  assert.equal(layer["pelvis"], "b_Hip_01");
+  assert.deepEqual(layer["legs"], [["b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017"], ["b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021"]]);
+  await ik("ik-bind-ground/height").selectOption({ label: "new parameter…" });
+  const param = "Foot placement ground height";
+  await page.waitForFunction((p) => document.body.dataset["graph"] === "ok" && document.querySelector(`input[data-param="${p}"]`) !== null, param, { timeout: 30_000 });
+  await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 1 && window.animgraphStudio.ikGizmos()[0].ground !== null");
+
+  const feet = ["b_LeftFoot01_017", "b_RightFoot01_021"];
+  /** Each foot's height (model y, from the output pose) over `n` frames, with the ground height of each frame. */
+  const sample = async (n: number): Promise<{ heights: number[][]; ground: number[] }> => {
+    const heights: number[][] = feet.map(() => []), ground: number[] = [];
+    for (let k = 0; k < n; k++) {
+      await frames(1);
+      const [g, ...joints] = await page.evaluate(`(() => { const s = window.animgraphStudio; return [s.ikGizmos()[0], ${feet.map((f) => `s.joint(${JSON.stringify(f)})`).join(", ")}]; })()`) as [{ ground: { height: number } }, ...{ pose: Vec }[]];
+      joints.forEach((j, f) => heights[f]!.push(j.pose[1]));
+      ground.push(g.ground.height);
+    }
+    return { heights, ground };
+  };
+  const hip = (await joint("b_LeftLeg01_015")).pose, knee = (await joint("b_LeftLeg02_016")).pose, ankle = (await joint("b_LeftFoot01_017")).pose;
+  const leg = dist(hip, knee) + dist(knee, ankle);
+  // On the floor the clip was made on (height 0), the feet are as animated; Survey keeps them planted.
+  const flat = await sample(20);
+  assert.ok(flat.ground.every((h) => h === 0));
+  await slide(param, 0.25 * leg);
+  await frames(3);
+  const raised = await sample(20);
+  const h = raised.ground[0]!;
+  assert.ok(h > 0.15 * leg && raised.ground.every((x) => x === h), `ground at ${h} (leg ${leg})`);
+  feet.forEach((foot, f) => {
+    const lo = Math.min(...flat.heights[f]!), hi = Math.max(...flat.heights[f]!);
+    for (const y of raised.heights[f]!) {
+      // The foot's height above the raised ground is its animated height (within the clip's own range over the frames sampled).
+      assert.ok(y - h >= lo - 1e-3 * leg && y - h <= hi + 1e-3 * leg, `${foot} at ${y} on ground ${h}: ${y - h} outside the animated ${lo}..${hi}`);
+    }
+  });
+  // The plane gizmo sits at the ground's height under the pelvis (world space: its centre's model height is h).
+  const centre = (await gizmos() as unknown as { ground: { centre: Vec } }[])[0]!.ground.centre;
+  const model = await page.evaluate(`(() => { const s = window.animgraphStudio; const m = s.modelPoint(${JSON.stringify(centre)}); return m; })()`) as Vec;
+  assert.ok(Math.abs(model[1] - h) < 1e-6 * leg + 1e-9, `the plane's centre is at model height ${model[1]}, the ground at ${h}`);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("dragging the selected layer's target in the viewport moves its numbers in the document (one undo step) and the limb follows", { skip, timeout: 300_000 }, async () => {
+  // Still Fox: a two-bone layer on its front leg, the target left as numbers.
+  await ik("ik-new-solver").selectOption("twoBone");
+  await ik("ik-add").click();
+  await page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 2);
+  const before = (await ikOf())[1]!;
+  const end = (before["joints"] as string[])[2]!;
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && (window as unknown as { animgraphStudio: { ikGizmos(): unknown[] } }).animgraphStudio.ikGizmos().length === 2, undefined, { timeout: 30_000 });
+  await frames(3);
+  const g = (await gizmos())[1]!;
+  const from = await page.evaluate(`window.animgraphStudio.screenPoint(${JSON.stringify(g.target)})`) as { x: number; y: number };
+  const undoLabel = async (): Promise<string> => (await page.getAttribute("#undo", "title")) ?? "";
+  const labelBefore = await undoLabel();
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k++) await page.mouse.move(from.x + 5 * k, from.y - 4 * k);
+  await page.mouse.up();
+  await page.waitForFunction((t) => JSON.stringify(JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[1].target) !== t, JSON.stringify(before["target"]), { timeout: 30_000 });
+  const moved = (await ikOf())[1]!["target"] as Vec;
+  const was = before["target"] as Vec;
+  assert.ok(dist(moved, was) > 0, `target ${was} → ${moved}`);
+  assert.match(await undoLabel(), /Move target of /);
+  // The limb's end follows the moved target (a recompile on the next frame).
+  await page.waitForFunction((t) => { const g2 = (window as unknown as { animgraphStudio: { ikGizmos(): { targetModel: number[] }[] } }).animgraphStudio.ikGizmos()[1]; return g2 !== undefined && Math.hypot(g2.targetModel[0]! - t[0]!, g2.targetModel[1]! - t[1]!, g2.targetModel[2]! - t[2]!) < 1e-9; }, moved, { timeout: 30_000 });
+  await frames(3);
+  const after = await joint(end);
+  const g2 = (await gizmos())[1]!;
+  const hipToEnd = dist((await joint((before["joints"] as string[])[0]!)).pose, after.pose);
+  assert.ok(dist(after.pose, g2.targetModel!) < dist(was, g2.targetModel!) + 1e-9, "the end is nearer the dragged target than the old target is");
+  assert.ok(hipToEnd > 0);
+  // One drag, one undo step: undo gives the target it had.
+  await page.locator('#ik [data-ik-layer="1"]').focus();
+  await page.keyboard.press("Control+z");
+  await page.waitForFunction(() => (window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text.includes('"ik"'));
+  assert.deepEqual((await ikOf())[1]!["target"], was);
+  assert.equal(await undoLabel(), labelBefore);
   assert.deepEqual(pageErrors, []);
 });
