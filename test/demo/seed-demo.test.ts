@@ -6,6 +6,7 @@ import { main } from "../../src/cli/main.ts";
 import { formatFixed, padRight } from "../../src/demo/python-format.ts";
 import { compileSeedDemo, runSeedDemo } from "../../src/demo/seed-demo.ts";
 import { repoPath } from "../helpers/assets.ts";
+import { isAnimgraphError } from "../../src/errors/index.ts";
 
 const GOLDEN = readFileSync(repoPath("test/golden/demo-seed.txt"), "utf8");
 
@@ -69,5 +70,5 @@ test("Python-compatible %.Nf: exact binary value, ties to even, signed zero", ()
   for (const [x, d, s] of rows) assert.equal(formatFixed(x, d), s, `${x} %.${d}f`);
   assert.equal(padRight("run", 4), "run ");
   assert.equal(padRight("idle", 4), "idle");
-  assert.throws(() => formatFixed(1, -1), /bad digit count/);
+  assert.throws(() => formatFixed(1, -1), (e: unknown) => isAnimgraphError(e) && e.code === "ERR_OUT_OF_RANGE" && /digits/.test(e.message));
 });
