@@ -11,9 +11,12 @@ export interface CompressedClipCursor {
   readonly clip: CompressedClip;
   /** The clip's sampling plan, shared by every cursor of the clip (`samplingPlan`). */
   readonly plan: SamplingPlan;
-  /** Element 0: the grid frame f whose keys f and f + 1 `cache` holds; −1 before the first sample. */
+  /**
+   * Element 0: the grid frame f whose keys f and f + 1 `cache` holds (−1 before the first sample);
+   * element 1: where key f starts in each track's 8 floats (0 or 4; key f + 1 is in the other half).
+   */
   readonly frame: Int32Array;
-  /** Decoded keys f and f + 1 per track, 8 floats per track (4 each; translations use 3). */
+  /** Decoded keys f and f + 1 per track, 8 floats per track (4 each, in the halves `frame[1]` says; translations use 3). */
   readonly cache: Float32Array;
 }
 
@@ -62,7 +65,7 @@ export function samplingPlan(clip: CompressedClip): SamplingPlan {
 
 /** A cursor for `clip` with nothing decoded yet. */
 export function createCompressedClipCursor(clip: CompressedClip): CompressedClipCursor {
-  return { clip, plan: samplingPlan(clip), frame: Int32Array.of(-1), cache: new Float32Array(8 * clip.tracks.length) };
+  return { clip, plan: samplingPlan(clip), frame: Int32Array.of(-1, 0), cache: new Float32Array(8 * clip.tracks.length) };
 }
 
 // Scratch for the interpolation weight between two grid frames (no allocation per sample).
@@ -113,6 +116,11 @@ export function sampleCompressedClip(
   // 0: the cache holds f and f + 1; 1: it holds f − 1 and f (move on by one); 2: decode both.
   const move = was === f ? 0 : was === f - 1 && was >= 0 ? 1 : 2;
   cursor.frame[0] = f;
+  // Which half of each track's 8 floats holds key f: moving on by one decodes key f + 1 over key f − 1
+  // and flips it, instead of copying key f down.
+  const half = move === 2 ? 0 : move === 1 ? 4 - cursor.frame[1]! : cursor.frame[1]!;
+  cursor.frame[1] = half;
+  const other = 4 - half;
   const tracks = clip.tracks;
   const cache = cursor.cache;
   // The interpolation weight goes to quatInterpolateAt in a slot: a double argument of a call V8 does
@@ -128,12 +136,8 @@ export function sampleCompressedClip(
     const rotation = kind[k] === 1;
     const c = 8 * i;
     if (move === 1) {
-      cache[c] = cache[c + 4]!;
-      cache[c + 1] = cache[c + 5]!;
-      cache[c + 2] = cache[c + 6]!;
-      cache[c + 3] = cache[c + 7]!;
-      if (rotation) decodeRotationKey(cache, c + 4, track, f + 1);
-      else decodeVectorKey(cache, c + 4, track, f + 1);
+      if (rotation) decodeRotationKey(cache, c + other, track, f + 1);
+      else decodeVectorKey(cache, c + other, track, f + 1);
     } else if (move === 2) {
       if (rotation) {
         decodeRotationPair(cache, c, track, f);
@@ -145,13 +149,15 @@ export function sampleCompressedClip(
     const o = offset[k]!;
     if (!rotation) {
       const target = kind[k] === 0 ? outT : outS;
-      target[o] = sa * cache[c]! + a * cache[c + 4]!;
-      target[o + 1] = sa * cache[c + 1]! + a * cache[c + 5]!;
-      target[o + 2] = sa * cache[c + 2]! + a * cache[c + 6]!;
+      const p = c + half, q = c + other;
+      target[o] = sa * cache[p]! + a * cache[q]!;
+      target[o + 1] = sa * cache[p + 1]! + a * cache[q + 1]!;
+      target[o + 2] = sa * cache[p + 2]! + a * cache[q + 2]!;
     } else if (nlerp) {
       // quatNlerpAt written out (the same arithmetic, so results are bit-identical to it).
-      const ax = cache[c]!, ay = cache[c + 1]!, az = cache[c + 2]!, aw = cache[c + 3]!;
-      let bx = cache[c + 4]!, by = cache[c + 5]!, bz = cache[c + 6]!, bw = cache[c + 7]!;
+      const p = c + half, q = c + other;
+      const ax = cache[p]!, ay = cache[p + 1]!, az = cache[p + 2]!, aw = cache[p + 3]!;
+      let bx = cache[q]!, by = cache[q + 1]!, bz = cache[q + 2]!, bw = cache[q + 3]!;
       if (ax * bx + ay * by + az * bz + aw * bw < 0) {
         bx = -bx; by = -by; bz = -bz; bw = -bw;
       }
@@ -164,7 +170,7 @@ export function sampleCompressedClip(
         outR[o] = 0; outR[o + 1] = 0; outR[o + 2] = 0; outR[o + 3] = 1;
       }
     } else {
-      quatInterpolateAt(quatMode, outR, o, cache, c, cache, c + 4, weight, 0);
+      quatInterpolateAt(quatMode, outR, o, cache, c + half, cache, c + other, weight, 0);
     }
   }
   return out;

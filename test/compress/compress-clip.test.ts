@@ -188,6 +188,29 @@ test("decompression allocates nothing of its own: a crowd of cursors sampled in 
   }
 });
 
+test("a cursor's cached keys never change the pose: any sequence of times gives what a fresh cursor gives (property)", () => {
+  const { compressed } = compressClip(syntheticClip({ glitch: true, fps: 30, seconds: 3 }), { tolerance: 1e-4, sampleRate: 30 });
+  assert.ok(compressed);
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(fc.double({ min: 0, max: 0.05, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true }), fc.constant(0)), { minLength: 1, maxLength: 60 }),
+      fc.constantFrom("nlerp", "slerp") as fc.Arbitrary<"nlerp" | "slerp">,
+      (steps, mode) => {
+        const cursor = createCompressedClipCursor(compressed);
+        const a = createPose(5);
+        const b = createPose(5);
+        let t = 0;
+        for (const step of steps) {
+          t = Math.min(compressed.duration, Math.max(0, t + step));
+          sampleCompressedClip(a, compressed, t, cursor, mode);
+          sampleCompressedClip(b, compressed, t, createCompressedClipCursor(compressed), mode);
+          assert.deepEqual(a, b, `t = ${t}`);
+        }
+      },
+    ),
+  );
+});
+
 test("sampling with nlerp writes quatNlerpAt's result bit for bit; constant tracks come from the shared base pose", () => {
   const { compressed } = compressClip(syntheticClip({ glitch: true }), { tolerance: 1e-4 });
   assert.ok(compressed);
