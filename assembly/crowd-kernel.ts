@@ -13,6 +13,8 @@
 //
 // Command records are 32 bytes: i32 op, a, b, c, d, e, then f64 x at byte 24.
 
+import { applyOffset, poseDifference } from "./inertial";
+
 const OP_END: i32 = 0;
 const OP_SAMPLE: i32 = 1; // a = dst slot, b = clip header, c = rotation mode, x = time
 const OP_BLEND: i32 = 2; // a = dst, b = from, c = to, d = rotation mode, x = weight of `to`
@@ -22,6 +24,10 @@ const OP_LOAD: i32 = 5; // a = dst slot, b = AoS pose (t 3J, r 4J, s 3J float32)
 const OP_OUTPUT: i32 = 6; // a = src slot, b = AoS local pose out (0: skip), c = model matrices out, d = root matrix (0: none)
 const OP_SKELETON: i32 = 7; // a = joint count, b = parents (i32 × J)
 const OP_STRIP: i32 = 8; // a = slot, b = root-motion block
+// Inertialize / deadBlend (assembly/inertial.ts). Offsets and velocities: 9 f32x4 planes per group.
+const OP_DIFFERENCE: i32 = 9; // a = out vector, b = pose a, c = pose b, d = vector to subtract from (0: none), x = 1 / seconds
+const OP_OFFSET: i32 = 10; // a = dst slot, b = pose slot, c = offset x, d = offset y (0: none), e = c1 (f32 bits), x = c0
+const OP_ZERO: i32 = 11; // a = address, b = bytes
 
 // Rotation modes (the graph's quatMode): 0 nlerp, 1 slerp (Eberly's polynomial, within 2e-7 of exact).
 const ROT_NLERP: i32 = 0;
@@ -495,6 +501,9 @@ export function run(commands: usize): i32 {
     else if (op == OP_LOAD) loadPose(a, b);
     else if (op == OP_OUTPUT) output(a, b, <usize>c, <usize>d);
     else if (op == OP_STRIP) strip(a, b);
+    else if (op == OP_OFFSET) applyOffset(a, b, <usize>c, <usize>d, <f32>x, load<f32>(p, 20), groups);
+    else if (op == OP_DIFFERENCE) poseDifference(a, b, <usize>c, x, <usize>d, groups, jointCount);
+    else if (op == OP_ZERO) memory.fill(a, 0, b);
     else if (op == OP_SKELETON) {
       jointCount = <i32>a;
       groups = (jointCount + 3) >> 2;

@@ -1,10 +1,11 @@
 import type { CompiledGraph } from "../graph/compiled-graph.ts";
-import { createInstance, type GraphInstance, type MachineInstance } from "../graph/graph-instance.ts";
+import { createInstance, type GraphInstance, type InertialState, type MachineInstance } from "../graph/graph-instance.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import { poseStride, poseView } from "./crowd-layout.ts";
 import { createSampleCache, type SampleCache } from "./sample-cache.ts";
 import { createSteadyPlan, type SteadyPlan } from "./steady-advance.ts";
 import type { CrowdKernel } from "./wasm/kernel.ts";
+import { createKernelPoses, keptMachines, type KernelPoses } from "./wasm/kernel-poses.ts";
 import { createWasmCrowd, type WasmCrowd } from "./wasm/wasm-crowd.ts";
 
 export { poseStride, poseView } from "./crowd-layout.ts";
@@ -139,6 +140,17 @@ function identityPose(jointCount: number): Pose {
   return createPose(jointCount);
 }
 
+const NO_JOINTS = createPose(0);
+const NO_NUMBERS = new Float64Array(0);
+
+/** An InertialState without poses or vectors: the kernel holds those (kernel-poses.ts). */
+function bookkeepingOnly(): InertialState {
+  return {
+    last: NO_JOINTS, previous: NO_JOINTS, times: new Float64Array(8), history: 0, source: NO_JOINTS, velocity: NO_NUMBERS,
+    offset: NO_NUMBERS, offsetVelocity: NO_NUMBERS, target: NO_JOINTS, phase: 0, directions: NO_NUMBERS, rates: NO_NUMBERS,
+  };
+}
+
 /**
  * Rebuilds a fresh instance around the crowd's buffers: its result pose becomes a view, its scratch
  * (pose pool, layer pose) the crowd's shared set and its machines' frozen poses lazy. New objects are
@@ -146,6 +158,7 @@ function identityPose(jointCount: number): Pose {
  */
 function rebind(
   inst: GraphInstance, pose: Pose, pool: Pose[], layerPose: Pose, sampler: SampleCache, cursors: MachineInstance["cursors"][] | null,
+  keeper: KernelPoses | undefined,
 ): GraphInstance {
   const J = inst.graph.skeleton.jointCount;
   const machines: MachineInstance[] = new Array<MachineInstance>(inst.machines.length);
@@ -153,7 +166,9 @@ function rebind(
     const id = mi.machine.id;
     const shared = cursors ? (cursors[id] ??= mi.cursors) : mi.cursors;
     const { frozen: _dropped, ...fields } = mi;
-    const c = new CrowdMachine({ ...fields, cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J) as unknown as MachineInstance;
+    // A machine whose poses the kernel keeps needs only the bookkeeping of its InertialState.
+    const inertial = keeper && mi.inertial && keeper.keeps(mi) ? bookkeepingOnly() : mi.inertial;
+    const c = new CrowdMachine({ ...fields, inertial, cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J) as unknown as MachineInstance;
     machines[mi.machine.id] = c;
     return c;
   };
@@ -162,7 +177,7 @@ function rebind(
   // `time += dt` updates it in place; a spread copy keeps it tagged and every step would box the sum.
   const out: GraphInstance = {
     graph: inst.graph, params: inst.params, layers, machines, time: 0.5, stamp: inst.stamp,
-    result: { ...inst.result, pose }, pool, poolTop: 0, layerPose, sampler, ik: inst.ik,
+    result: { ...inst.result, pose }, pool, poolTop: 0, layerPose, sampler, ik: inst.ik, keeper,
   };
   out.time = inst.time;
   return out;
@@ -197,12 +212,14 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   const matrices: Float32Array[] = [];
   const cursors: MachineInstance["cursors"][] | null = options.shareCursors === false ? null : [];
   const instances: GraphInstance[] = [];
+  const anyKept = keptMachines(graph).some(Boolean);
   for (let i = 0; i < count; i++) {
     const pose = scratchPose ?? poseView(poseBuffer, i * P, J);
     copyRest(pose, rest);
     if (!scratchPose) poses.push(pose);
     matrices.push(model.subarray(16 * J * i, 16 * J * (i + 1)));
-    instances.push(rebind(createInstance(graph), pose, pool, layerPose, cache, cursors));
+    const keeper = kernelSide && anyKept ? createKernelPoses(kernelSide.wasm, graph, i) : undefined;
+    instances.push(rebind(createInstance(graph), pose, pool, layerPose, cache, cursors, keeper));
   }
   return {
     graph, count, jointCount: J, instances, poseBuffer, poses, model, matrices, root: options.root, cache,

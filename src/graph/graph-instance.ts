@@ -147,6 +147,26 @@ export interface ClipSampler {
   sampleAt?(out: Pose, clip: Clip, times: Float64Array, index: number, cursor: ClipCursor, quatMode: QuatInterpolation): void;
 }
 
+/**
+ * Keeps the poses of some machines outside the instance: the crowd kernel holds, in its own memory, the
+ * output history, captured source, offsets and frozen pose of every machine that inertializes or
+ * dead-blends (or contains one), and does their pose work itself (src/crowd/wasm/kernel-poses.ts).
+ * `step` asks it for every piece of pose work on such a machine and keeps only the bookkeeping (times,
+ * phases, stacks) in JS.
+ */
+export interface PoseKeeper {
+  /** Whether this keeper holds machine `mi`'s poses. */
+  keeps(mi: MachineInstance): boolean;
+  /** `evaluateMachine`: the machine's output into `out`, remembered as its latest. */
+  evaluate(inst: GraphInstance, mi: MachineInstance, out: Pose): void;
+  /** An inertialize / deadBlend transition fires: capture the source (step.ts's captureSource). */
+  capture(inst: GraphInstance, mi: MachineInstance): void;
+  /** Folds the machine's blend into its frozen pose (an interruption that freezes). */
+  freeze(inst: GraphInstance, mi: MachineInstance): void;
+  /** Folds the source and the oldest stack entry into the frozen pose (the stack is full). */
+  collapseOldest(inst: GraphInstance, mi: MachineInstance): void;
+}
+
 /** A character's runtime data for one compiled graph. */
 export interface GraphInstance {
   readonly graph: CompiledGraph;
@@ -170,6 +190,8 @@ export interface GraphInstance {
   readonly ik: IkRuntime | null;
   /** Optional sampler used instead of `sampleClip` (absent: `sampleClip`). */
   readonly sampler?: ClipSampler;
+  /** Optional keeper of some machines' poses (a kernel crowd's character); absent: all in JS. */
+  readonly keeper?: PoseKeeper;
   /** True once `disposeInstance` was called: every call taking the instance then throws ERR_DISPOSED. */
   readonly disposed?: boolean;
 }

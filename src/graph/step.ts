@@ -226,7 +226,9 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
   // Inertialize and deadBlend start from the machine's output as it is, whatever is running: captured
   // before anything changes, then the stack is dropped (its pose lives on in the capture).
   const inertial = t !== null && duration > 0 && t.blend !== BLEND.crossfade && mi.inertial !== null;
-  if (inertial) {
+  const keeper = inst.keeper !== undefined && inst.keeper.keeps(mi) ? inst.keeper : null;
+  if (inertial && keeper) keeper.capture(inst, mi);
+  else if (inertial) {
     captureSource(inst, mi, mi.inertial!);
     if (t.blend === BLEND.deadBlend) {
       // The source's velocity decays at the transition's rate (halved after half its duration), or
@@ -248,7 +250,8 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
       mi.depth = 0;
       mi.source = from;
     } else if (top.transition >= 0 && m.transitions[top.transition]!.freeze) {
-      foldMachine(inst, mi, mi.frozen);
+      if (keeper) keeper.freeze(inst, mi);
+      else foldMachine(inst, mi, mi.frozen);
       mi.depth = 0;
       mi.source = -1;
     }
@@ -287,7 +290,9 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
 /** Folds the source and the oldest entry into the frozen pose (the stack is full). */
 function collapseOldest(inst: GraphInstance, mi: MachineInstance): void {
   const e = mi.stack[0]!;
-  if (firstBlend(mi) !== BLEND.crossfade) {
+  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) {
+    inst.keeper.collapseOldest(inst, mi);
+  } else if (firstBlend(mi) !== BLEND.crossfade) {
     evaluateFirstEntry(inst, mi, e, mi.frozen);
   } else {
     if (mi.source >= 0) evaluateState(inst, mi, mi.source, mi.frozen);
@@ -539,12 +544,16 @@ function evaluateState(inst: GraphInstance, mi: MachineInstance, s: number, out:
  * velocity come from the last two): `step` calls this once per machine per frame.
  */
 export function evaluateMachine(inst: GraphInstance, mi: MachineInstance, out: Pose): void {
+  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) {
+    inst.keeper.evaluate(inst, mi, out);
+    return;
+  }
   foldMachine(inst, mi, out);
   if (mi.inertial) rememberOutput(mi.inertial, out);
 }
 
 /** The blend mode of the bottom stack entry (crossfade for crossfade-only machines and teleports). */
-function firstBlend(mi: MachineInstance): number {
+export function firstBlend(mi: MachineInstance): number {
   if (!mi.inertial || mi.depth === 0) return BLEND.crossfade;
   const e = mi.stack[0]!;
   return e.transition >= 0 ? mi.machine.transitions[e.transition]!.blend : BLEND.crossfade;
@@ -600,14 +609,14 @@ export function evaluatePose(inst: GraphInstance): void {
 // ---------------------------------------------------------------------------------------------------
 // Inertialization and dead blending (docs/transitions.md)
 
-/** InertialState.times slots. */
-const NOW = 0, LAST = 1, PREVIOUS = 2, ORIGIN = 3, SOURCE_TIME = 4, SCRATCH = 6;
+/** InertialState.times slots (the crowd kernel's recorder, src/crowd/wasm/kernel-poses.ts, shares them). */
+export const NOW = 0, LAST = 1, PREVIOUS = 2, ORIGIN = 3, SOURCE_TIME = 4, SCRATCH = 6;
 /** History older than this (machine seconds) is not the motion on screen: the source is evaluated afresh. */
-const STALE_HISTORY = 0.25;
+export const STALE_HISTORY = 0.25;
 /** deadBlend's source velocity is halved after duration × this. */
-const DEAD_BLEND_HALFLIFE = 0.5;
+export const DEAD_BLEND_HALFLIFE = 0.5;
 /** x where (1 + x)·e^(−x) = ½. */
-const HALF_DECAY = 1.6783469900166608;
+export const HALF_DECAY = 1.6783469900166608;
 
 /** Keeps `out` as the machine's latest output (the previous one moves down; a repeat at one time replaces). */
 function rememberOutput(ine: InertialState, out: Pose): void {

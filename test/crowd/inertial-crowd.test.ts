@@ -1,5 +1,6 @@
-// Crowds whose graph inertializes or dead-blends: the kernel path (which evaluates such machines in JS
-// and loads the pose) writes what the JS path writes.
+// Crowds whose graph inertializes or dead-blends: the kernel path (which keeps such machines' poses in
+// its memory and evaluates them itself, src/crowd/wasm/kernel-poses.ts) writes what the JS path writes.
+// test/crowd/kernel-inertial.test.ts covers each mode, interruptions, freezes and nesting.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";

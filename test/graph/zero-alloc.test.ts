@@ -184,3 +184,21 @@ test("evaluateCrowd allocates 0 bytes per frame once warm (robot example graph)"
 test("evaluateCrowd with the WebAssembly kernel allocates 0 bytes per frame once warm (robot example graph)", () => {
   assertCrowdAllocatesNothing({ kernel: loadCrowdKernelSync() });
 });
+
+test("evaluateCrowd with the WebAssembly kernel allocates 0 bytes per frame with inertialized and dead-blended transitions (robot example graph)", () => {
+  // The kernel keeps those machines' history, capture and offsets (src/crowd/wasm/kernel-poses.ts):
+  // recording their commands, captures at interruptions included, must allocate nothing either.
+  const json = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as { layers: { machine: { transitions: { blend?: string }[] } }[] };
+  for (const l of json.layers) l.machine.transitions.forEach((t, i) => (t.blend = i % 2 === 0 ? "inertialize" : "deadBlend"));
+  const parsed = parseGraphSpec(parseJsonText(JSON.stringify(json), "robot-inertial.animgraph.json"));
+  const graph = compileGraph(parsed.spec!, gltf.skeletons[0]!, gltf.clips, { rootMotion: "auto" }).graph!;
+  const crowd = createCrowd(graph, 24, { kernel: loadCrowdKernelSync() });
+  assert.ok(crowd.instances[0]!.keeper);
+  const frame = (k: number): void => {
+    for (let i = 0; i < crowd.count; i++) drive(crowd.instances[i]!, i, k);
+    if (isSpike(k)) evaluateCrowd(crowd, SPIKE);
+    else evaluateCrowd(crowd, DT);
+  };
+  const r = steadyAllocation(frame);
+  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
+});

@@ -5,9 +5,11 @@ import { sampleClipUnchecked } from "../../clip/sample-clip.ts";
 import type { GraphInstance, MachineInstance } from "../../graph/graph-instance.ts";
 import { isProceduralClipUnchecked, type MotionSource } from "../../graph/motion-source.ts";
 import { childTimeAt, evaluateMachine, layerWeightAt } from "../../graph/step.ts";
+import { createPose } from "../../pose/pose.ts";
 import { stripRootMotion } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
 import type { SteadyPlan } from "../steady-advance.ts";
+import { recordKept } from "./kernel-poses.ts";
 import { COMMAND_CAPACITY, OP, STAGING_CAPACITY, type WasmCrowd } from "./wasm-crowd.ts";
 
 /** Runs the recorded batch and starts a new one. Slots keep their contents across batches. */
@@ -26,7 +28,7 @@ export function flush(w: WasmCrowd): void {
 const x = new Float64Array(3); // [0] a time, [1] its scratch, [2] a layer weight
 
 /** Appends a command (its float64 operand zeroed) and returns the float64 index of that operand. */
-function emit(w: WasmCrowd, op: number, a: number, b: number, c: number, d: number, e: number): number {
+export function emit(w: WasmCrowd, op: number, a: number, b: number, c: number, d: number, e: number): number {
   if (w.count === COMMAND_CAPACITY - 1) flush(w);
   const o = (w.commandsAt >> 2) + 8 * w.count++;
   const i32 = w.i32;
@@ -36,12 +38,12 @@ function emit(w: WasmCrowd, op: number, a: number, b: number, c: number, d: numb
   return f;
 }
 
-function acquire(w: WasmCrowd): number {
+export function acquire(w: WasmCrowd): number {
   if (w.slotTop === w.slotCount) throw new Error("wasm crowd: pose slots exhausted (nesting deeper than planned)");
   return w.slotBase + w.slotStride * w.slotTop++;
 }
 
-function release(w: WasmCrowd): void {
+export function release(w: WasmCrowd): void {
   w.slotTop--;
 }
 
@@ -84,7 +86,8 @@ function sampleSource(w: WasmCrowd, inst: GraphInstance, dst: number, src: Motio
   if (strip !== 0) emit(w, OP.strip, dst, strip, 0, 0, 0);
 }
 
-function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, s: number, out: number): void {
+/** Records state `s`'s pose into slot `out` (step.ts's evaluateState). */
+export function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, s: number, out: number): void {
   const st = mi.machine.states[s]!;
   const m = st.motion;
   if (m.kind === "clip") {
@@ -118,17 +121,30 @@ function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, s: 
 }
 
 /**
- * A machine with inertialized or dead-blended transitions is evaluated by JS (`evaluateMachine`, which
- * also keeps its output history) and loaded: its offsets and extrapolation live in JS state.
+ * A machine with dead-blended transitions is evaluated by JS (`evaluateMachine`, which also keeps its
+ * output history) and loaded: its extrapolation and blend directions live in JS state.
  */
 function stageMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, dst: number): void {
+  // Into a pose of the instance's pool first: the evaluation may reach a machine the kernel keeps, whose
+  // keeper runs the batch (and so empties the staging area) before this pose is staged.
+  if (inst.poolTop === inst.pool.length) inst.pool.push(createPose(w.jointCount));
+  const js = inst.pool[inst.poolTop++]!;
+  evaluateMachine(inst, mi, js);
+  inst.poolTop--;
   if (w.stagingTop === STAGING_CAPACITY) flush(w);
   const pose = w.staging[w.stagingTop++]!;
-  evaluateMachine(inst, mi, pose);
+  pose.t.set(js.t);
+  pose.r.set(js.r);
+  pose.s.set(js.s);
   emit(w, OP.load, dst, pose.t.byteOffset, 0, 0, 0);
 }
 
 function recordMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
+  // Inertializing machines keep their poses in the kernel; dead-blending ones are evaluated by JS.
+  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) {
+    recordKept(w, inst, mi, out);
+    return;
+  }
   if (mi.inertial) {
     stageMachine(w, inst, mi, out);
     return;

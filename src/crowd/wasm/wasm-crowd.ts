@@ -6,10 +6,11 @@
 import type { Clip } from "../../clip/clip.ts";
 import type { CompiledGraph, CompiledMachine } from "../../graph/compiled-graph.ts";
 import { isProceduralClipUnchecked, type MotionSource } from "../../graph/motion-source.ts";
-import type { Pose } from "../../pose/pose.ts";
+import { createPose, type Pose } from "../../pose/pose.ts";
 import { poseView } from "../crowd-layout.ts";
 import type { CrowdKernel, KernelExports } from "./kernel.ts";
 import { packClip, packedClipBytes, packedTimeline } from "./pack-clip.ts";
+import { blockBytes, keptMachines } from "./kernel-poses.ts";
 import { slotBytes, writeSlot } from "./slot-layout.ts";
 
 /** Commands in one batch (32 bytes each); a full batch runs and the list starts over. */
@@ -17,7 +18,9 @@ export const COMMAND_CAPACITY = 1024;
 /** JS-sampled poses one batch can hold before it runs. */
 export const STAGING_CAPACITY = 8;
 
-export const OP = { end: 0, sample: 1, blend: 2, copy: 3, layer: 4, load: 5, output: 6, skeleton: 7, strip: 8 } as const;
+export const OP = {
+  end: 0, sample: 1, blend: 2, copy: 3, layer: 4, load: 5, output: 6, skeleton: 7, strip: 8, difference: 9, offset: 10, zero: 11,
+} as const;
 
 export interface WasmCrowd {
   readonly exports: KernelExports;
@@ -52,6 +55,11 @@ export interface WasmCrowd {
   /** Byte address of the command list, and its int32 index. */
   readonly commandsAt: number;
   count: number;
+  /**
+   * Byte address of the per-character blocks of the machines whose poses the kernel keeps (inertialize,
+   * deadBlend: kernel-poses.ts), character i's at blocksAt + i·keptCount·blockBytes.
+   */
+  readonly blocksAt: number;
   /** Byte addresses of the crowd buffers (poseAt 0: local poses are not kept). */
   readonly poseAt: number;
   readonly modelAt: number;
@@ -106,6 +114,8 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
   const slotBase = at; at += slotCount * slot;
   const stagingAt = at; at += STAGING_CAPACITY * 40 * J; at = align16(at);
   const commandsAt = at; at += 32 * COMMAND_CAPACITY;
+  const keptCount = keptMachines(graph).filter(Boolean).length;
+  const blocksAt = at; at += count * keptCount * blockBytes(J);
   const poseAt = localPoses ? at : 0; if (localPoses) at += count * 40 * J;
   const modelAt = at; at += count * 64 * J;
   const memory = new WebAssembly.Memory({ initial: Math.ceil(at / 65536) + 1 });
@@ -143,6 +153,9 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
   const sourceStrip = bySource((src) => strips.get(src) ?? 0);
   const staging: Pose[] = [];
   for (let k = 0; k < STAGING_CAPACITY; k++) staging.push(poseView(f32, (stagingAt >> 2) + 10 * J * k, J));
+  // Frozen poses start as createInstance's: identity transforms (the fifth slot of each block).
+  const identity = createPose(J);
+  for (let b = 0; b < count * keptCount; b++) writeSlot(f32, (blocksAt + b * blockBytes(J) + 4 * slot) >> 2, identity);
   const exports = instance.exports as unknown as KernelExports;
   // Tell the instance its skeleton once: SKELETON, END.
   i32[commandsAt >> 2] = OP.skeleton; i32[(commandsAt >> 2) + 1] = J; i32[(commandsAt >> 2) + 2] = parentsAt;
@@ -153,7 +166,7 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
     rotMode: graph.options.quatMode === "nlerp" ? 0 : 1,
     restSlot: restAt, rootAt, masks: Int32Array.from(maskAt), packed, strips, sourceHeader, sourceStrip,
     slotBase, slotStride: slot, slotCount, slotTop: 0, staging, stagingTop: 0, commandsAt, count: 0,
-    poseAt, modelAt,
+    blocksAt, poseAt, modelAt,
   };
   return {
     wasm,
