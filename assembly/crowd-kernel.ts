@@ -13,6 +13,7 @@
 //
 // Command records are 32 bytes: i32 op, a, b, c, d, e, then f64 x at byte 24.
 
+import { deadBlendFar, deadBlendSide, deadBlendVectors, extrapolate, resetDirections } from "./dead-blend";
 import { applyOffset, poseDifference } from "./inertial";
 
 const OP_END: i32 = 0;
@@ -28,9 +29,15 @@ const OP_STRIP: i32 = 8; // a = slot, b = root-motion block
 const OP_DIFFERENCE: i32 = 9; // a = out vector, b = pose a, c = pose b, d = vector to subtract from (0: none), x = 1 / seconds
 const OP_OFFSET: i32 = 10; // a = dst slot, b = pose slot, c = offset x, d = offset y (0: none), e = c1 (f32 bits), x = c0
 const OP_ZERO: i32 = 11; // a = address, b = bytes
+// deadBlend (assembly/dead-blend.ts).
+const OP_EXTRAPOLATE: i32 = 12; // a = dst slot, b = source slot, c = velocity vector, d = k(τ) at the base rate (f32 bits), e = base rate (f32 bits), x = seconds since the source
+const OP_DEAD_BLEND: i32 = 13; // a = target/dst slot, b = extrapolated slot, c = blend directions, x = weight
+const OP_RESET_DIRECTIONS: i32 = 14; // a = blend directions
 
-// Rotation modes (the graph's quatMode): 0 nlerp, 1 slerp (Eberly's polynomial, within 2e-7 of exact).
+// Rotation modes (the graph's quatMode): 0 nlerp, 1 slerp (Eberly's polynomial, within 2e-7 of exact);
+// 2 slerp along the arc the caller chose (no shortest-arc flip; the dead blend's kept side).
 const ROT_NLERP: i32 = 0;
+const ROT_SLERP_AS_GIVEN: i32 = 2;
 // Layer modes: 0 override, 1 additive.
 const LAYER_ADDITIVE: i32 = 1;
 
@@ -124,7 +131,7 @@ function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32)
     return;
   }
   const d = f32x4.add(f32x4.add(f32x4.mul(ax, bx), f32x4.mul(ay, by)), f32x4.add(f32x4.mul(az, bz), f32x4.mul(aw, bw)));
-  const flip = v128.and(f32x4.lt(d, f32x4.splat(0)), SIGN);
+  const flip = mode == ROT_SLERP_AS_GIVEN ? i32x4.splat(0) : v128.and(f32x4.lt(d, f32x4.splat(0)), SIGN);
   bx = v128.xor(bx, flip); by = v128.xor(by, flip); bz = v128.xor(bz, flip); bw = v128.xor(bw, flip);
   if (mode == ROT_NLERP) {
     const s = f32x4.sub(f32x4.splat(1), t);
@@ -354,6 +361,25 @@ function layer(base: usize, src: usize, mask: usize, weight: f64, layerMode: i32
   }
 }
 
+/**
+ * The dead blend (src/blend/dead-blend.ts's deadBlendAt; `out` holds the target, `extrapolated` is
+ * scratch): translations and scales lerp by k = 1 − w; each rotation is the slerp from q_T to q_E by k
+ * on the side the joint's blend direction keeps (Eberly's polynomial, as a crossfade), or deadBlendFar's
+ * exact turn for a group with a joint more than a half turn away. w ≥ 1 leaves the target and directions.
+ */
+function deadBlend(out: usize, extrapolated: usize, directions: usize, w: f64): void {
+  if (w >= 1) return;
+  const k: f32 = w > 0 ? <f32>(1 - w) : 1;
+  deadBlendVectors(out, extrapolated, k, groups);
+  const t = f32x4.splat(k);
+  for (let g = 0; g < groups; g++) {
+    const o = <usize>(g << 6);
+    const side = deadBlendSide(out + o, extrapolated + o, directions + o);
+    if (side == 1) interpolateRotation(out + o, out + o, extrapolated + o, t, ROT_SLERP_AS_GIVEN);
+    else if (side == 2) deadBlendFar(out + o, directions + o, k);
+  }
+}
+
 /** Gathers an AoS pose (t 3J, r 4J, s 3J float32) into the slot layout. */
 function loadPose(dst: usize, aos: usize): void {
   const J = jointCount;
@@ -504,6 +530,9 @@ export function run(commands: usize): i32 {
     else if (op == OP_OFFSET) applyOffset(a, b, <usize>c, <usize>d, <f32>x, load<f32>(p, 20), groups);
     else if (op == OP_DIFFERENCE) poseDifference(a, b, <usize>c, x, <usize>d, groups, jointCount);
     else if (op == OP_ZERO) memory.fill(a, 0, b);
+    else if (op == OP_EXTRAPOLATE) extrapolate(a, b, <usize>c, <f32>x, load<f32>(p, 20), load<f32>(p, 16), groups);
+    else if (op == OP_DEAD_BLEND) deadBlend(a, b, <usize>c, x);
+    else if (op == OP_RESET_DIRECTIONS) resetDirections(a, groups);
     else if (op == OP_SKELETON) {
       jointCount = <i32>a;
       groups = (jointCount + 3) >> 2;

@@ -10,8 +10,8 @@
 // skips what is 0 (and a zeroed vector, OP_ZERO, has no flags).
 
 /** Bytes of one group of an offset or velocity vector. */
-const VECTOR_GROUP: usize = 160;
-const MOVES_T: i32 = 1, MOVES_R: i32 = 2, MOVES_S: i32 = 4;
+export const VECTOR_GROUP: usize = 160;
+export const MOVES_T: i32 = 1, MOVES_R: i32 = 2, MOVES_S: i32 = 4;
 /** π², the largest squared angle the series below takes (as pose-offset.ts). */
 const PI2: f32 = <f32>(Math.PI * Math.PI);
 
@@ -101,7 +101,7 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
 
 /** dst ← pose + a·x (+ b·y) over three planes. */
 // @ts-ignore: decorator
-@inline function addPlanes(dst: usize, pose: usize, x: usize, y: usize, a: v128, b: v128, hasY: bool): void {
+@inline export function addPlanes(dst: usize, pose: usize, x: usize, y: usize, a: v128, b: v128, hasY: bool): void {
   for (let c = 0; c < 3; c++) {
     const k = <usize>(c << 4);
     let d = f32x4.mul(a, v128.load(x + k));
@@ -111,7 +111,7 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
 }
 
 // @ts-ignore: decorator
-@inline function copyPlanes(dst: usize, src: usize): void {
+@inline export function copyPlanes(dst: usize, src: usize): void {
   v128.store(dst, v128.load(src));
   v128.store(dst, v128.load(src, 16), 16);
   v128.store(dst, v128.load(src, 32), 32);
@@ -155,36 +155,45 @@ export function applyOffset(dst: usize, pose: usize, x: usize, y: usize, c0: f32
       ry = f32x4.add(ry, f32x4.mul(b, v128.load(yo, 64)));
       rz = f32x4.add(rz, f32x4.mul(b, v128.load(yo, 80)));
     }
-    const qx = v128.load(pose + ro), qy = v128.load(pose + ro, 16), qz = v128.load(pose + ro, 32), qw = v128.load(pose + ro, 48);
-    const a2 = f32x4.add(f32x4.add(f32x4.mul(rx, rx), f32x4.mul(ry, ry)), f32x4.mul(rz, rz));
-    const h2 = f32x4.mul(a2, f32x4.splat(0.25));
-    const n = expTerms(h2);
-    let ew = series(h2, EXP_COS, n);
-    let k = series(h2, EXP_SIN, n);
-    if (v128.any_true(f32x4.gt(a2, f32x4.splat(PI2)))) {
-      // Beyond a half turn the series is no good: sin and cos on those lanes.
-      v128.store(lanes, k);
-      v128.store(lanes, ew, 16);
-      v128.store(scratch, a2);
-      for (let l = 0; l < 4; l++) {
-        const s2 = load<f32>(scratch + (<usize>l << 2));
-        if (!(s2 > PI2)) continue;
-        const angle = Math.sqrt(<f64>s2);
-        store<f32>(lanes + (<usize>l << 2), <f32>(Math.sin(0.5 * angle) / angle));
-        store<f32>(lanes + (<usize>l << 2), <f32>Math.cos(0.5 * angle), 16);
-      }
-      k = v128.load(lanes);
-      ew = v128.load(lanes, 16);
-    }
-    // exp(r) · q. Not renormalised (pose-offset.ts is, in float64): both factors are unit to float32
-    // rounding, so the product is within ~2e-7 of unit, and a lane with r = 0 keeps q's bits exactly
-    // (exp(0) = (0, 0, 0, 1) multiplies by ones and adds zeros).
-    const ex = f32x4.mul(rx, k), ey = f32x4.mul(ry, k), ez = f32x4.mul(rz, k);
-    v128.store(dst + ro, f32x4.sub(f32x4.add(f32x4.add(f32x4.mul(ew, qx), f32x4.mul(ex, qw)), f32x4.mul(ey, qz)), f32x4.mul(ez, qy)));
-    v128.store(dst + ro, f32x4.add(f32x4.add(f32x4.sub(f32x4.mul(ew, qy), f32x4.mul(ex, qz)), f32x4.mul(ey, qw)), f32x4.mul(ez, qx)), 16);
-    v128.store(dst + ro, f32x4.add(f32x4.sub(f32x4.add(f32x4.mul(ew, qz), f32x4.mul(ex, qy)), f32x4.mul(ey, qx)), f32x4.mul(ez, qw)), 32);
-    v128.store(dst + ro, f32x4.sub(f32x4.sub(f32x4.sub(f32x4.mul(ew, qw), f32x4.mul(ex, qx)), f32x4.mul(ey, qy)), f32x4.mul(ez, qz)), 48);
+    turn(dst + ro, pose + ro, rx, ry, rz);
   }
+}
+
+/**
+ * dst ← exp(r) · q for one group of four joints (q at `q`, rotation planes), r the rotation vectors:
+ * exp by the Taylor series in h² = |r|²/4 up to |r| = π with as few terms as the largest angle needs
+ * (`expTerms`), sin and cos per lane beyond. Not renormalised (pose-offset.ts is, in float64): both
+ * factors are unit to float32 rounding, so the product is within ~2e-7 of unit, and a lane with r = 0
+ * keeps q's bits exactly (exp(0) = (0, 0, 0, 1) multiplies by ones and adds zeros).
+ */
+// @ts-ignore: decorator
+@inline export function turn(dst: usize, q: usize, rx: v128, ry: v128, rz: v128): void {
+  const qx = v128.load(q), qy = v128.load(q, 16), qz = v128.load(q, 32), qw = v128.load(q, 48);
+  const a2 = f32x4.add(f32x4.add(f32x4.mul(rx, rx), f32x4.mul(ry, ry)), f32x4.mul(rz, rz));
+  const h2 = f32x4.mul(a2, f32x4.splat(0.25));
+  const n = expTerms(h2);
+  let ew = series(h2, EXP_COS, n);
+  let k = series(h2, EXP_SIN, n);
+  if (v128.any_true(f32x4.gt(a2, f32x4.splat(PI2)))) {
+    // Beyond a half turn the series is no good: sin and cos on those lanes.
+    v128.store(lanes, k);
+    v128.store(lanes, ew, 16);
+    v128.store(scratch, a2);
+    for (let l = 0; l < 4; l++) {
+      const s2 = load<f32>(scratch + (<usize>l << 2));
+      if (!(s2 > PI2)) continue;
+      const angle = Math.sqrt(<f64>s2);
+      store<f32>(lanes + (<usize>l << 2), <f32>(Math.sin(0.5 * angle) / angle));
+      store<f32>(lanes + (<usize>l << 2), <f32>Math.cos(0.5 * angle), 16);
+    }
+    k = v128.load(lanes);
+    ew = v128.load(lanes, 16);
+  }
+  const ex = f32x4.mul(rx, k), ey = f32x4.mul(ry, k), ez = f32x4.mul(rz, k);
+  v128.store(dst, f32x4.sub(f32x4.add(f32x4.add(f32x4.mul(ew, qx), f32x4.mul(ex, qw)), f32x4.mul(ey, qz)), f32x4.mul(ez, qy)));
+  v128.store(dst, f32x4.add(f32x4.add(f32x4.sub(f32x4.mul(ew, qy), f32x4.mul(ex, qz)), f32x4.mul(ey, qw)), f32x4.mul(ez, qx)), 16);
+  v128.store(dst, f32x4.add(f32x4.sub(f32x4.add(f32x4.mul(ew, qz), f32x4.mul(ex, qy)), f32x4.mul(ey, qx)), f32x4.mul(ez, qw)), 32);
+  v128.store(dst, f32x4.sub(f32x4.sub(f32x4.sub(f32x4.mul(ew, qw), f32x4.mul(ex, qx)), f32x4.mul(ey, qy)), f32x4.mul(ez, qz)), 48);
 }
 
 // Taylor coefficients in h² of cos h = Σ (−1)^i h^(2i)/(2i)! and of sin(h)/(2h) = ½·Σ (−1)^i h^(2i)/(2i + 1)!

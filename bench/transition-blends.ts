@@ -12,7 +12,7 @@ import { step } from "../src/graph/step.ts";
 import { loadGltfFile } from "../src/io/gltf/load-gltf-file.ts";
 import { parseJsonText } from "../src/json/index.ts";
 import { parseGraphSpec } from "../src/spec/parse-graph-spec.ts";
-import { median, timeFrames } from "./measure.ts";
+import { median, timeFramesCpu } from "./measure.ts";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 9;
@@ -68,22 +68,31 @@ function turning(graph: CompiledGraph, kernel: CrowdKernel | null): { crowd: Cro
 
 const kernel = loadCrowdKernelSync();
 const rows: string[] = [];
-const result: Record<string, Record<string, number>> = {};
+const result: Record<string, Record<string, { cpu: number; wall: number; ratio: number }>> = {};
 let busy = 1;
 for (const [path, k] of [["JS", null], ["kernel", kernel]] as const) {
   const crowds = MODES.map((m) => turning(graphFor(m), k));
   for (const c of crowds) for (let w = 0; w < 5; w++) c.frame();
-  const times: number[][] = MODES.map(() => []);
+  // Per round: wall and CPU time (process.cpuUsage: on a shared machine the wall clock also counts other
+  // jobs' slices); ratios are per round against the crossfade of the same round, then the median.
+  const cpu: number[][] = MODES.map(() => []);
+  const wall: number[][] = MODES.map(() => []);
+  const ratios: number[][] = MODES.map(() => []);
   for (let r = 0; r < ROUNDS; r++) {
     // Interleaved, so machine load affects every mode alike.
-    crowds.forEach((c, m) => times[m]!.push(timeFrames(c.frame, FRAMES)));
+    const round = crowds.map((c) => timeFramesCpu(c.frame, FRAMES));
+    round.forEach((t, m) => {
+      cpu[m]!.push(t.cpu);
+      wall[m]!.push(t.wall);
+      ratios[m]!.push(t.cpu / round[0]!.cpu);
+    });
     for (const c of crowds) busy = Math.min(busy, c.midTransition());
   }
-  const med = times.map(median);
-  result[path] = Object.fromEntries(MODES.map((m, i) => [m, med[i]!]));
-  MODES.forEach((m, i) => rows.push(`| ${path} | ${m} | ${med[i]!.toFixed(2)} | ${(med[i]! / med[0]!).toFixed(2)}× |`));
+  const med = cpu.map(median);
+  result[path] = Object.fromEntries(MODES.map((m, i) => [m, { cpu: med[i]!, wall: median(wall[i]!), ratio: median(ratios[i]!) }]));
+  MODES.forEach((m, i) => rows.push(`| ${path} | ${m} | ${med[i]!.toFixed(2)} | ${median(wall[i]!).toFixed(2)} | ${median(ratios[i]!).toFixed(2)}× |`));
 }
-console.log(`Crowd of ${N} robots turning Walking ⇄ Running every ${PERIOD} frames (0.3 s transitions; at least ${(100 * busy).toFixed(0)} % mid-transition at every round's end), ms per frame, median of ${ROUNDS} rounds of ${FRAMES} frames:\n`);
-console.log("| path | blend | ms / frame | vs crossfade |\n| --- | --- | ---: | ---: |");
+console.log(`Crowd of ${N} robots turning Walking ⇄ Running every ${PERIOD} frames (0.3 s transitions; at least ${(100 * busy).toFixed(0)} % mid-transition at every round's end), CPU and wall ms per frame, medians of ${ROUNDS} rounds of ${FRAMES} frames:\n`);
+console.log("| path | blend | CPU ms / frame | wall ms / frame | CPU vs crossfade (per round) |\n| --- | --- | ---: | ---: | ---: |");
 console.log(rows.join("\n"));
 console.log(`\n${JSON.stringify({ transitionBlends: { characters: N, midTransition: busy, ...result } })}`);

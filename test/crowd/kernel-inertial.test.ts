@@ -104,12 +104,19 @@ function compare(graph: CompiledGraph, n: number, frames: number, drive: (c: Cro
   return { ...worst, counts };
 }
 
-/** The crossfade kernel's tolerances (test/crowd/wasm-crowd.test.ts, robot example). */
-function assertWithinCrossfadeTolerance(w: Worst, label: string): void {
+/**
+ * The crossfade kernel's tolerances (test/crowd/wasm-crowd.test.ts, robot example). `scale` is wider only
+ * where asked: a capture extrapolates the history's velocity, and the kernel's history and the JS one
+ * differ by float32 rounding; the robot's clips leave scales at 1 ± 1 ulp, so a one-ulp difference
+ * (1.2e-7) between two outputs is a velocity of 7e-6/s at 60 Hz, which a dead blend started in a 0.3 s
+ * frame spike carries 0.3 s far: 2.3e-6 (measured), and model matrices, which multiply scales down the
+ * hierarchy, 1.1e-5 where the crossfade kernel's bound is 1e-5.
+ */
+function assertWithinCrossfadeTolerance(w: Worst, label: string, scale = 2e-6, model = 1e-5): void {
   assert.ok(w.r <= 2e-6, `${label}: rotation ${w.r}`);
   assert.ok(w.t <= 1e-5, `${label}: translation ${w.t}`);
-  assert.ok(w.s <= 2e-6, `${label}: scale ${w.s}`);
-  assert.ok(w.model <= 1e-5, `${label}: model ${w.model}`);
+  assert.ok(w.s <= scale, `${label}: scale ${w.s}`);
+  assert.ok(w.model <= model, `${label}: model ${w.model}`);
   assert.equal(w.root, 0, `${label}: root motion comes from the JS graph logic on both paths`);
 }
 
@@ -131,11 +138,15 @@ for (const mode of ["inertialize", "deadBlend", "mixed"] as const) {
     assertWithinCrossfadeTolerance(w, mode);
     assert.ok(w.inertialFrames > 300, `character-frames with an inertialization or dead blend running: ${w.inertialFrames}`);
     assert.ok(w.interrupted > 5, `inertializations / dead blends interrupted: ${w.interrupted}`);
-    if (mode === "inertialize") {
+    if (mode !== "deadBlend") {
       assert.ok((w.counts.get(OP.offset) ?? 0) > 300, "the kernel added the offsets");
       assert.ok((w.counts.get(OP.difference) ?? 0) > 0, "the kernel took the differences");
-      assert.equal(w.counts.get(OP.load) ?? 0, 0, "no pose was evaluated in JS and loaded");
     }
+    if (mode !== "inertialize") {
+      assert.ok((w.counts.get(OP.extrapolate) ?? 0) > 300, "the kernel extrapolated the sources");
+      assert.ok((w.counts.get(OP.deadBlend) ?? 0) > 300, "the kernel blended from them");
+    }
+    assert.equal(w.counts.get(OP.load) ?? 0, 0, "no pose was evaluated in JS and loaded");
   });
 }
 
@@ -176,10 +187,10 @@ test("interruptions mid-transition in a kernel crowd: freezes, a full transition
   for (const [label, graph] of [["crossfading base", crossfadeBase], ["inertializing base", inertialBase], ["mixed base", mixedBase]] as const) {
     const w = compare(graph, 6, 400, drive, dt);
     console.log(`${label}: max |Δ| rotation ${w.r.toExponential(2)}, translation ${w.t.toExponential(2)}, scale ${w.s.toExponential(2)}, model ${w.model.toExponential(2)}; ${w.inertialFrames} mid-transition, ${w.interrupted} interrupted`);
-    assertWithinCrossfadeTolerance(w, label);
+    assertWithinCrossfadeTolerance(w, label, 4e-6, 2e-5);
     assert.ok(w.interrupted > 20, `${label}: inertializations / dead blends interrupted: ${w.interrupted}`);
-    // The kept base freezes into the kernel's frozen pose; a crossfading machine's frozen pose is JS's (loaded).
-    if (graph === inertialBase) assert.equal(w.counts.get(OP.load) ?? 0, 0, `${label}: no pose evaluated in JS`);
+    // A kept base freezes into the kernel's frozen pose; a crossfading machine's frozen pose is JS's (loaded).
+    if (graph !== crossfadeBase) assert.equal(w.counts.get(OP.load) ?? 0, 0, `${label}: no pose evaluated in JS`);
   }
 });
 

@@ -1,14 +1,15 @@
-// Inertialize on the crowd kernel (docs/crowd-kernel.md, "Inertialize and deadBlend"). Every machine
-// that inertializes keeps its poses in the kernel's memory: output history, captured source and velocity, offset and its
+// Inertialize and deadBlend on the crowd kernel (docs/crowd-kernel.md, "Inertialize and deadBlend").
+// Every machine that inertializes or dead-blends keeps its poses in the kernel's memory: output history, captured source and velocity, offset and its
 // velocity, target at the origin, frozen pose. JS keeps the bookkeeping (InertialState's times, phase,
 // history count) and records the pose work as commands, operation for operation what src/graph/step.ts
 // does (rememberOutput, captureSource, evaluateFirstEntry, foldMachine): the kernel then evaluates the
-// target only and adds the decaying offset, with no pose evaluated in JS.
+// target only and adds the decaying offset (inertialize) or blends from the extrapolated source
+// (deadBlend), with no pose evaluated in JS.
 import { inertialDecayAt } from "../../blend/pose-offset.ts";
 import type { CompiledGraph } from "../../graph/compiled-graph.ts";
 import { BLEND } from "../../graph/compiled-graph.ts";
 import type { GraphInstance, InertialState, MachineInstance, PoseKeeper, StackEntry } from "../../graph/graph-instance.ts";
-import { LAST, NOW, ORIGIN, PREVIOUS, SCRATCH, SOURCE_TIME, STALE_HISTORY, firstBlend } from "../../graph/step.ts";
+import { DEAD_BLEND_HALFLIFE, HALF_DECAY, LAST, NOW, ORIGIN, PREVIOUS, SCRATCH, SOURCE_TIME, STALE_HISTORY, firstBlend } from "../../graph/step.ts";
 import type { Pose } from "../../pose/pose.ts";
 import { acquire, emit, flush, recordState, release } from "./record-pose.ts";
 import { readSlot, slotBytes } from "./slot-layout.ts";
@@ -19,18 +20,17 @@ export function vectorBytes(jointCount: number): number {
   return 160 * Math.ceil(jointCount / 4);
 }
 
-/** Bytes of one machine's block: five slots (two of history, source, target, frozen) and three vectors. */
+/**
+ * Bytes of one machine's block: five slots (two of history, source, target, frozen), three vectors and
+ * the dead blend's directions (a slot's rotation part).
+ */
 export function blockBytes(jointCount: number): number {
-  return 5 * slotBytes(jointCount) + 3 * vectorBytes(jointCount);
+  return 5 * slotBytes(jointCount) + 3 * vectorBytes(jointCount) + 64 * Math.ceil(jointCount / 4);
 }
 
-/**
- * Per machine id: whether the kernel keeps its poses — it inertializes and does not dead-blend (a dead
- * blend's machine is still evaluated by JS and loaded). A machine above or below a kept one needs nothing
- * special: the recorder and `step` reach a kept machine through the keeper wherever they meet it.
- */
+/** Per machine id: whether the kernel keeps its poses — it inertializes or dead-blends. */
 export function keptMachines(graph: CompiledGraph): boolean[] {
-  return graph.machines.map((m) => m.inertial && !m.transitions.some((t) => t.blend === BLEND.deadBlend));
+  return graph.machines.map((m) => m.inertial);
 }
 
 /** One machine's poses in kernel memory (byte addresses). `lastAt` and `previousAt` swap each output. */
@@ -43,6 +43,7 @@ interface KernelBlock {
   readonly velocityAt: number;
   readonly offsetAt: number;
   readonly offsetVelocityAt: number;
+  readonly directionsAt: number;
 }
 
 /** A kernel crowd character's keeper (GraphInstance.keeper): its blocks and the crowd's recorder. */
@@ -120,7 +121,7 @@ export function createKernelPoses(w: WasmCrowd, graph: CompiledGraph, index: num
     const vectors = at + 5 * slot;
     return {
       lastAt: at, previousAt: at + slot, sourceAt: at + 2 * slot, targetAt: at + 3 * slot, frozenAt: at + 4 * slot,
-      velocityAt: vectors, offsetAt: vectors + vector, offsetVelocityAt: vectors + 2 * vector,
+      velocityAt: vectors, offsetAt: vectors + vector, offsetVelocityAt: vectors + 2 * vector, directionsAt: vectors + 3 * vector,
     };
   });
   return new KernelPoses(w, blocks);
@@ -177,6 +178,7 @@ function recordCapture(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, b
   const times = ine.times;
   const vbytes = vectorBytes(w.jointCount);
   ine.phase = 0;
+  emit(w, OP.resetDirections, b.directionsAt, 0, 0, 0, 0);
   if (ine.history === 0 || times[NOW]! - times[LAST]! > STALE_HISTORY) {
     recordFold(w, inst, mi, b.sourceAt);
     times[SOURCE_TIME] = times[NOW]!;
@@ -201,13 +203,28 @@ function emitOffset(w: WasmCrowd, dst: number, pose: number, x: number, y: numbe
   if (y !== 0) w.f32[2 * f - 1] = times[SCRATCH + 1]!;
 }
 
-/** evaluateFirstEntry: the bottom stack entry, which inertializes (kept machines do not dead-blend), into slot `out`. */
+/** evaluateFirstEntry: the bottom stack entry, which inertializes or dead-blends, into slot `out`. */
 function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, e: StackEntry, out: number): void {
   const ine = mi.inertial!;
   const b = blockOf(inst, mi);
   const times = ine.times;
   const tr = mi.machine.transitions[e.transition]!;
   times[SCRATCH] = times[NOW]! - times[SOURCE_TIME]!;
+  if (tr.blend === BLEND.deadBlend) {
+    // E(τ): the source drifting on with its decaying velocity (each joint's rate from the transition's,
+    // faster for a fast joint: fire's extrapolationRatesInto), then the blend from E to the target.
+    const ext = acquire(w);
+    const f = emit(w, OP.extrapolate, ext, b.sourceAt, b.velocityAt, 0, 0);
+    const lambda = HALF_DECAY / (DEAD_BLEND_HALFLIFE * tr.duration), lt = lambda * times[SCRATCH]!;
+    w.f64[f] = times[SCRATCH]!;
+    w.f32[2 * f - 1] = lambda;
+    // k(τ) at the transition's rate (extrapolatePoseAt's formula, in float64), for every joint that is not fast.
+    w.f32[2 * f - 2] = lt > 0 ? (2 - (2 + lt) * Math.exp(-lt)) / lambda : 0;
+    recordState(w, inst, mi, e.to, out);
+    w.f64[emit(w, OP.deadBlend, out, ext, b.directionsAt, 0, 0)] = e.weight;
+    release(w);
+    return;
+  }
   recordState(w, inst, mi, e.to, out);
   if (ine.phase === 0) {
     const ext = acquire(w);

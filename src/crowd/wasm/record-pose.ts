@@ -4,8 +4,7 @@
 import { sampleClipUnchecked } from "../../clip/sample-clip.ts";
 import type { GraphInstance, MachineInstance } from "../../graph/graph-instance.ts";
 import { isProceduralClipUnchecked, type MotionSource } from "../../graph/motion-source.ts";
-import { childTimeAt, evaluateMachine, layerWeightAt } from "../../graph/step.ts";
-import { createPose } from "../../pose/pose.ts";
+import { childTimeAt, layerWeightAt } from "../../graph/step.ts";
 import { stripRootMotion } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
 import type { SteadyPlan } from "../steady-advance.ts";
@@ -120,33 +119,10 @@ export function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstan
   if (acc === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
 }
 
-/**
- * A machine with dead-blended transitions is evaluated by JS (`evaluateMachine`, which also keeps its
- * output history) and loaded: its extrapolation and blend directions live in JS state.
- */
-function stageMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, dst: number): void {
-  // Into a pose of the instance's pool first: the evaluation may reach a machine the kernel keeps, whose
-  // keeper runs the batch (and so empties the staging area) before this pose is staged.
-  if (inst.poolTop === inst.pool.length) inst.pool.push(createPose(w.jointCount));
-  const js = inst.pool[inst.poolTop++]!;
-  evaluateMachine(inst, mi, js);
-  inst.poolTop--;
-  if (w.stagingTop === STAGING_CAPACITY) flush(w);
-  const pose = w.staging[w.stagingTop++]!;
-  pose.t.set(js.t);
-  pose.r.set(js.r);
-  pose.s.set(js.s);
-  emit(w, OP.load, dst, pose.t.byteOffset, 0, 0, 0);
-}
-
 function recordMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
-  // Inertializing machines keep their poses in the kernel; dead-blending ones are evaluated by JS.
+  // Inertializing and dead-blending machines keep their poses in the kernel.
   if (inst.keeper !== undefined && inst.keeper.keeps(mi)) {
     recordKept(w, inst, mi, out);
-    return;
-  }
-  if (mi.inertial) {
-    stageMachine(w, inst, mi, out);
     return;
   }
   if (mi.depth === 0) {
