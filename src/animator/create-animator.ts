@@ -1,5 +1,5 @@
 import type { Clip } from "../clip/clip.ts";
-import { compareDiagnostics, hasErrorsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { compareDiagnosticsUnchecked, hasErrorsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { argumentError, expectInteger, expectOptionalObject, expectSkeleton, invalidValue } from "../errors/check-argument.ts";
 import { compileLintedGraph } from "../graph/compile-graph.ts";
 import type { CompiledGraph, RuntimeOptions } from "../graph/compiled-graph.ts";
@@ -67,7 +67,7 @@ export function createAnimator(spec: GraphSpecInput, character: AnimatorCharacte
     if (!skeleton && !hasErrorsUnchecked(diagnostics)) {
       diagnostics.push({ code: "E_NO_SKELETON", severity: "error", file: options.file ?? "<character>", pointer: "", message: "the character has no skeleton to animate" });
     }
-    return { ok: false, ...(skeleton ? { skeleton } : {}), diagnostics: diagnostics.sort(compareDiagnostics) };
+    return { ok: false, ...(skeleton ? { skeleton } : {}), diagnostics: diagnostics.sort(compareDiagnosticsUnchecked) };
   }
   // The spec's text or object goes in as it came, so findings get its line and column. compileGraph
   // keeps only the linter's errors; an animator returns its warnings too, so it lints on its own.
@@ -80,7 +80,7 @@ export function createAnimator(spec: GraphSpecInput, character: AnimatorCharacte
       .map(([name, c]) => ({ name, duration: c.duration, ...(isProceduralClipUnchecked(c) ? {} : { loop: c.loopMode }) }));
     for (const d of lintGraph(source, { clips: clipInfo, joints: skeleton.names })) if (!seen.has(`${d.code} ${d.pointer}`)) all.push(d);
   }
-  all.sort(compareDiagnostics);
+  all.sort(compareDiagnosticsUnchecked);
   if (!compiled.graph || hasErrorsUnchecked(all)) return { ok: false, skeleton, diagnostics: all };
   return { ok: true, graph: compiled.graph, instance: createInstance(compiled.graph), skeleton, diagnostics: all };
 }

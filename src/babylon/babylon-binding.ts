@@ -5,6 +5,8 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Node as BabylonNode } from "@babylonjs/core/node.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
+import { expectFunction, expectOptionalObject, expectSkeleton, expectString } from "../errors/check-argument.ts";
+import { expectBabylonBindTarget } from "./check-babylon-arguments.ts";
 
 /**
  * An animgraph skeleton bound to Babylon.js TransformNodes: per joint, which node receives its local
@@ -77,6 +79,11 @@ function isTransformNode(node: BabylonNode): node is TransformNode {
 
 /** The candidate nodes of a bind target, in a stable order (depth-first for a subtree). */
 export function babylonNodesOf(target: BabylonBindTarget): TransformNode[] {
+  expectBabylonBindTarget("babylonNodesOf", "target", target);
+  return babylonNodesOfUnchecked(target);
+}
+
+function babylonNodesOfUnchecked(target: BabylonBindTarget): TransformNode[] {
   if (Array.isArray(target)) return [...(target as readonly TransformNode[])];
   if (isBabylonSkeleton(target)) {
     const linked: TransformNode[] = [];
@@ -100,7 +107,13 @@ export function babylonNodesOf(target: BabylonBindTarget): TransformNode[] {
  * Babylon then ignores), so applying poses never allocates. Allocates; call once per character.
  */
 export function bindBabylonSkeleton(skeleton: Skeleton, target: BabylonBindTarget, options: BindBabylonOptions = {}): BabylonBindResult {
-  const candidates = babylonNodesOf(target);
+  const fn = "bindBabylonSkeleton";
+  expectSkeleton(fn, "skeleton", skeleton);
+  expectBabylonBindTarget(fn, "target", target);
+  expectOptionalObject(fn, "options", options);
+  if (options.nodeIndexOf !== undefined) expectFunction(fn, "options.nodeIndexOf", options.nodeIndexOf);
+  if (options.file !== undefined) expectString(fn, "options.file", options.file);
+  const candidates = babylonNodesOfUnchecked(target);
   const nodeIndexOf = options.nodeIndexOf ?? gltfNodeIndexOf;
   const byName = new Map<string, TransformNode>();
   const byNode = new Map<number, TransformNode>();

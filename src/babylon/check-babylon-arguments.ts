@@ -1,4 +1,4 @@
-import { argumentError } from "../errors/check-argument.ts";
+import { argumentError, expectNumberInRange, expectOptionalObject, expectString } from "../errors/check-argument.ts";
 import type { BabylonBinding } from "./babylon-binding.ts";
 
 // Boundary checks of the Babylon.js adapter: a few property tests per call, no allocation, nothing per
@@ -20,4 +20,39 @@ export function expectTransformNode(fn: string, argument: string, value: unknown
     || typeof node.position !== "object" || node.position === null || typeof node.scaling !== "object" || node.scaling === null) {
     throw argumentError(fn, argument, "a Babylon.js TransformNode", value);
   }
+}
+
+/** A bind target: a Babylon Skeleton, a TransformNode (its subtree) or an array of TransformNodes. */
+export function expectBabylonBindTarget(fn: string, argument: string, value: unknown): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) expectTransformNode(fn, `${argument}[${i}]`, value[i]);
+    return;
+  }
+  const t = value as { bones?: unknown; getTransformMatrices?: unknown; getDescendants?: unknown } | null;
+  if (typeof t === "object" && t !== null) {
+    if (Array.isArray(t.bones) && typeof t.getTransformMatrices === "function") {
+      for (let i = 0; i < t.bones.length; i++) {
+        const bone = t.bones[i] as { getTransformNode?: unknown } | null;
+        if (typeof bone !== "object" || bone === null || typeof bone.getTransformNode !== "function") {
+          throw argumentError(fn, `${argument}.bones[${i}]`, "a Babylon.js Bone", bone);
+        }
+      }
+      return;
+    }
+    if (typeof t.getDescendants === "function") {
+      expectTransformNode(fn, argument, value);
+      return;
+    }
+  }
+  throw argumentError(fn, argument, "a Babylon.js Skeleton or TransformNode, or an array of TransformNodes", value);
+}
+
+/** The options of clipFromBabylon: an object or undefined, with a BabylonBinding, a positive rate and a file name where given. */
+export function expectClipFromBabylonOptions(fn: string, value: unknown): void {
+  expectOptionalObject(fn, "options", value);
+  if (value === undefined) return;
+  const o = value as { binding?: unknown; resampleRate?: unknown; file?: unknown };
+  if (o.binding !== undefined) expectBabylonBinding(fn, "options.binding", o.binding);
+  if (o.resampleRate !== undefined) expectNumberInRange(fn, "options.resampleRate", o.resampleRate, 1e-3, 1e4);
+  if (o.file !== undefined) expectString(fn, "options.file", o.file);
 }

@@ -6,6 +6,8 @@ import { createClip, type Clip, type FloatTrack, type Interpolation, type JointT
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { BabylonBinding } from "./babylon-binding.ts";
+import { argumentError, expectSkeleton } from "../errors/check-argument.ts";
+import { expectClipFromBabylonOptions } from "./check-babylon-arguments.ts";
 import { normalizeRotationKeys } from "../clip/normalize-rotation-keys.ts";
 
 /** How `clipFromBabylon` resolves targets and resamples what it cannot convert exactly. */
@@ -58,6 +60,12 @@ type KeyValue = number | { x: number; y: number; z: number; w?: number };
  * data: bad animations are skipped with a warning. Allocates (a load-time call).
  */
 export function clipFromBabylon(group: AnimationGroup, skeleton: Skeleton, options: ClipFromBabylonOptions = {}): ClipFromBabylonResult {
+  const g = group as Partial<AnimationGroup> | null;
+  if (typeof g !== "object" || g === null || !Array.isArray(g.targetedAnimations)) {
+    throw argumentError("clipFromBabylon", "group", "a Babylon.js AnimationGroup", group);
+  }
+  expectSkeleton("clipFromBabylon", "skeleton", skeleton);
+  expectClipFromBabylonOptions("clipFromBabylon", options);
   const file = options.file ?? "<babylon>";
   const rate = options.resampleRate ?? 60;
   const diagnostics: Diagnostic[] = [];

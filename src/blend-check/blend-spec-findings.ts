@@ -1,5 +1,5 @@
 import { argumentError, expectString } from "../errors/check-argument.ts";
-import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { compareDiagnosticsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { diagnosticAt, type JsonDocument } from "../json/index.ts";
 import { insideAxes, samplesOnCorners } from "./analyze-blend-spec.ts";
 import type { BlendCheckSpec } from "./blend-spec.ts";
@@ -75,5 +75,5 @@ export function blendSpecFindings(spec: BlendCheckSpec, file: string, doc?: Json
     if (first === undefined) byTo.set(t.to, i);
     else add(`/transitions/${i}`, "E_DUPLICATE_TRANSITION", `transition "${t.from}" -> "${t.to}" repeats /transitions/${first}`);
   });
-  return doc ? out.sort(compareDiagnostics) : out;
+  return doc ? out.sort(compareDiagnosticsUnchecked) : out;
 }

@@ -7,13 +7,23 @@
  * summing to 1.
  */
 
+import { argumentError, expectNumber, expectNumberArray, rangeError } from "../errors/check-argument.ts";
+
 /** A writable array of weights: a typed float array owned by the caller. */
 export type WeightArray = Float32Array | Float64Array;
 
 function checkSizes(out: WeightArray, positions: ArrayLike<number>, what: string): void {
   // Programmer errors: sizes are fixed when the blend tree is built, never per frame.
-  if (positions.length === 0) throw new RangeError(`${what}: a blend tree needs at least one child`);
-  if (out.length < positions.length) throw new RangeError(`${what}: out holds ${out.length} weights, need ${positions.length}`);
+  if (positions.length === 0) throw rangeError(what, "positions", "at least one child position", positions);
+  if (out.length < positions.length) throw rangeError(what, "out", `a Float32Array or Float64Array of at least ${positions.length} weights`, out);
+}
+
+/** The public functions' checks: the types, then the sizes (a few tests, no allocation). */
+function checkArguments(fn: string, out: unknown, positions: unknown, p: unknown): void {
+  if (!(out instanceof Float32Array || out instanceof Float64Array)) throw argumentError(fn, "out", "a Float32Array or Float64Array", out);
+  expectNumberArray(fn, "positions", positions);
+  expectNumber(fn, "p", p);
+  checkSizes(out, positions, fn);
 }
 
 /**
@@ -27,6 +37,7 @@ function checkSizes(out: WeightArray, positions: ArrayLike<number>, what: string
  * (NaN never reaches a pose). Writes `positions.length` weights into `out` and returns it.
  */
 export function blend1DLinearWeights<T extends WeightArray>(out: T, positions: ArrayLike<number>, p: number): T {
+  checkArguments("blend1DLinearWeights", out, positions, p);
   arg[0] = p;
   return blend1DLinearWeightsAt(out, positions, arg, 0);
 }
@@ -78,6 +89,7 @@ export function blend1DLinearWeightsAt<T extends WeightArray>(out: T, positions:
  * A non-finite `p` gives equal weights 1/n. Writes `positions.length` weights into `out` and returns it.
  */
 export function blend1DInverseDistanceWeights<T extends WeightArray>(out: T, positions: ArrayLike<number>, p: number): T {
+  checkArguments("blend1DInverseDistanceWeights", out, positions, p);
   arg[0] = p;
   return blend1DInverseDistanceWeightsAt(out, positions, arg, 0);
 }

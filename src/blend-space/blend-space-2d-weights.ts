@@ -1,3 +1,4 @@
+import { argumentError, expectNumber, rangeError } from "../errors/check-argument.ts";
 import type { WeightArray } from "./blend-1d.ts";
 import type { CompiledBlendSpace2D } from "./compile-blend-space-2d.ts";
 
@@ -24,6 +25,16 @@ const INSIDE_EPSILON = 1e-12;
  * `out` must not alias the compiled arrays.
  */
 export function blendSpace2DWeights<T extends WeightArray>(out: T, compiled: CompiledBlendSpace2D, x: number, y: number): T {
+  const fn = "blendSpace2DWeights";
+  const c = compiled as Partial<CompiledBlendSpace2D> | null;
+  if (typeof c !== "object" || c === null || typeof c.sampleCount !== "number" || typeof c.kind !== "string"
+    || !(c.hull instanceof Uint32Array) || !(c.coords instanceof Float64Array) || !(c.triangles instanceof Uint32Array)) {
+    throw argumentError(fn, "compiled", "a CompiledBlendSpace2D (the `compiled` of compileBlendSpace2D's result)", compiled);
+  }
+  if (!(out instanceof Float32Array || out instanceof Float64Array)) throw argumentError(fn, "out", "a Float32Array or Float64Array", out);
+  if (out.length < c.sampleCount) throw rangeError(fn, "out", `a weight array of at least ${c.sampleCount} weights`, out);
+  expectNumber(fn, "x", x);
+  expectNumber(fn, "y", y);
   args[0] = x;
   args[1] = y;
   return blendSpace2DWeightsAt(out, compiled, args, 0, 1);

@@ -1,3 +1,5 @@
+import { expectInteger, expectNumber, expectTypedArray } from "../errors/check-argument.ts";
+
 /** How many keys a forward search steps through linearly before falling back to binary search. */
 const LINEAR_STEPS = 4;
 
@@ -8,6 +10,9 @@ const LINEAR_STEPS = 4;
  * amortised; a backward jump or a jump of more than a few keys falls back to binary search, O(log n).
  */
 export function findKey(times: Float32Array, time: number, hint: number): number {
+  expectTypedArray("findKey", "times", times, Float32Array, 2);
+  expectNumber("findKey", "time", time);
+  expectInteger("findKey", "hint", hint, Number.MIN_SAFE_INTEGER); // clamped to the segments below
   arg[0] = time;
   return findKeyAt(times, arg, 0, hint);
 }

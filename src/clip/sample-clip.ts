@@ -64,6 +64,8 @@ export function sampleClipAt(out: Pose, clip: Clip, ts: Float64Array, ti: number
 
 /** Number of floats `sampleFloatTracks` writes for `clip`: the sum of its float tracks' counts. */
 export function floatTrackLength(clip: Clip): number {
+  expectClip("floatTrackLength", "clip", clip);
+  expectArray("floatTrackLength", "clip.floatTracks", clip.floatTracks);
   let n = 0;
   for (const track of clip.floatTracks) n += track.count;
   return n;

@@ -28,6 +28,13 @@ const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 
 
 /** Orders diagnostics by file, then position in the source, then pointer and code: a stable report. */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  expectShape("compareDiagnostics", "a", a, "a Diagnostic", DIAGNOSTIC_SHAPE);
+  expectShape("compareDiagnostics", "b", b, "a Diagnostic", DIAGNOSTIC_SHAPE);
+  return compareDiagnosticsUnchecked(a, b);
+}
+
+/** compareDiagnostics for the library's own sorts, whose diagnostics are well formed by construction. */
+export function compareDiagnosticsUnchecked(a: Diagnostic, b: Diagnostic): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   const la = a.line ?? Number.MAX_SAFE_INTEGER;
   const lb = b.line ?? Number.MAX_SAFE_INTEGER;

@@ -128,9 +128,15 @@ export function expectOneOf<T extends string>(fn: string, argument: string, valu
   }
 }
 
+/** %TypedArray%, the constructor every typed-array class extends (for telling a typed-array kind from another function). */
+const TYPED_ARRAY = Object.getPrototypeOf(Int8Array) as abstract new () => ArrayBufferView;
+
 /** A typed array of the given kind holding at least `minLength` elements. */
 export function expectTypedArray(fn: string, argument: string, value: unknown, kind: TypedArrayKind, minLength = 0): void {
-  if (typeof kind !== "function") throw argumentError("expectTypedArray", "kind", "a typed-array constructor such as Float32Array", kind);
+  if (typeof kind !== "function" || !((kind as { prototype?: unknown }).prototype instanceof TYPED_ARRAY)) {
+    throw argumentError("expectTypedArray", "kind", "a typed-array constructor such as Float32Array", kind);
+  }
+  if (typeof minLength !== "number" || !(minLength >= 0)) throw argumentError("expectTypedArray", "minLength", "a number ≥ 0", minLength);
   if (!(value instanceof kind)) {
     throw argumentError(fn, argument, minLength > 0 ? `a ${kind.name} of at least ${minLength} numbers` : `a ${kind.name}`, value);
   }

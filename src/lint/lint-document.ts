@@ -1,4 +1,4 @@
-import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { compareDiagnosticsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { ExitCode } from "../diagnostics/exit-codes.ts";
 import { expectOptionalObject } from "../errors/check-argument.ts";
 import { toJsonDocument, type JsonInput } from "../json/document-from-value.ts";
@@ -35,6 +35,6 @@ export function lintDocument(spec: JsonInput, options: Omit<LintOptions, "docume
   const parsed = parseGraphSpec(doc, options);
   if (!parsed.spec) return { format: "animgraph", diagnostics: parsed.diagnostics, exitCode: ExitCode.Unusable };
   const findings = lintGraph(parsed.spec, { ...options, document: doc });
-  const diagnostics = [...parsed.diagnostics, ...findings].sort(compareDiagnostics);
+  const diagnostics = [...parsed.diagnostics, ...findings].sort(compareDiagnosticsUnchecked);
   return { format: "animgraph", spec: parsed.spec, diagnostics, exitCode: diagnostics.length > 0 ? ExitCode.Findings : ExitCode.Clean };
 }

@@ -1,4 +1,4 @@
-import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { compareDiagnosticsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { expectArray, expectOptionalObject } from "../errors/check-argument.ts";
 import { isJsonDocument } from "../json/document-from-value.ts";
 import { resolveGraphSpec, type GraphSpecInput } from "../spec/resolve-graph-spec.ts";
@@ -55,5 +55,5 @@ export function lintGraph(input: GraphSpecInput, options: LintOptions = {}): Dia
   }
   // Parse warnings (W_BOM…) of a spec parsed here come first; a GraphSpec brings none.
   const out = [...resolved.diagnostics, ...(document ? locateDiagnosticsUnchecked(document, sink.diagnostics) : sink.diagnostics)];
-  return out.sort(compareDiagnostics);
+  return out.sort(compareDiagnosticsUnchecked);
 }

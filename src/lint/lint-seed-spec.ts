@@ -1,4 +1,4 @@
-import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { compareDiagnosticsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { blendSpecFindings } from "../blend-check/blend-spec-findings.ts";
 import type { BlendCheckSpec } from "../blend-check/blend-spec.ts";
 import { validateBlendSpec } from "../blend-check/validate-blend-spec.ts";
@@ -43,7 +43,7 @@ export function lintSeedSpec(spec: JsonInput): SeedLintResult {
   const sink = new LintSink(doc.file);
   checkFlow(seedMachine(validated), new Set(), sink, true);
   const findings = [...blendSpecFindings(validated, doc.file, doc), ...locateDiagnosticsUnchecked(doc, sink.diagnostics)];
-  return { usable: true, diagnostics: [...diagnostics, ...findings.sort(compareDiagnostics)] };
+  return { usable: true, diagnostics: [...diagnostics, ...findings.sort(compareDiagnosticsUnchecked)] };
 }
 
 /** Frames per second assumed for the seed's frame counts (it states none); only seconds in messages use it. */

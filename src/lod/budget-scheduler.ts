@@ -1,3 +1,4 @@
+import { argumentError, expectObject, rangeError } from "../errors/check-argument.ts";
 import { createRadixScratch, radixSortPairs } from "./radix-sort.ts";
 
 /** Options of `createBudgetScheduler`. */
@@ -66,13 +67,17 @@ export function starvationBound(characters: number, maxJointCount: number, budge
  * capacity that is not an integer in 0…2^24, a budget below 1 or an overdue age that is not an integer ≥ 1.
  */
 export function createBudgetScheduler(options: BudgetSchedulerOptions): BudgetScheduler {
+  const fn = "createBudgetScheduler";
+  expectObject(fn, "options", options);
   const capacity = options.capacity;
   const budget = options.budget;
   const overdueAge = options.overdueAge ?? 8;
-  if (!(Number.isInteger(capacity) && capacity >= 0)) throw new RangeError("createBudgetScheduler: capacity must be an integer ≥ 0");
-  if (!(budget >= 1)) throw new RangeError("createBudgetScheduler: budget must be ≥ 1");
-  if (!(Number.isInteger(overdueAge) && overdueAge >= 1)) throw new RangeError("createBudgetScheduler: overdueAge must be an integer ≥ 1");
-  if (capacity > MAX_CAPACITY) throw new RangeError(`createBudgetScheduler: capacity is limited to ${MAX_CAPACITY}`);
+  if (typeof capacity !== "number" || !Number.isInteger(capacity)) throw argumentError(fn, "options.capacity", "an integer", capacity);
+  if (typeof budget !== "number" || Number.isNaN(budget)) throw argumentError(fn, "options.budget", "a number of joints ≥ 1", budget);
+  if (typeof overdueAge !== "number" || !Number.isInteger(overdueAge)) throw argumentError(fn, "options.overdueAge", "an integer", overdueAge);
+  if (!(capacity >= 0 && capacity <= MAX_CAPACITY)) throw rangeError(fn, "options.capacity", `an integer in [0, ${MAX_CAPACITY}]`, capacity);
+  if (!(budget >= 1)) throw rangeError(fn, "options.budget", "a number ≥ 1", budget);
+  if (!(overdueAge >= 1)) throw rangeError(fn, "options.overdueAge", "an integer ≥ 1", overdueAge);
   const lastUpdate = new Int32Array(capacity).fill(NEVER);
   // Orders come from a stable radix sort on 32-bit keys (no comparator, no allocation, O(n)).
   const sortKeys = new Uint32Array(capacity);

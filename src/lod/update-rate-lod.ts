@@ -1,5 +1,5 @@
 import type { Pose } from "../pose/pose.ts";
-import { argumentError, expectNumber } from "../errors/check-argument.ts";
+import { argumentError, expectArray, expectNumber, expectObject, expectPose, rangeError } from "../errors/check-argument.ts";
 
 /** One distance band of the update-rate LOD. */
 export interface UpdateRateBand {
@@ -21,14 +21,19 @@ export interface UpdateRateLod {
  * Example: `[{ maxDistance: 10, interval: 1 }, { maxDistance: 30, interval: 2 }, { maxDistance: Infinity, interval: 4 }]`.
  */
 export function createUpdateRateLod(bands: readonly UpdateRateBand[]): UpdateRateLod {
-  if (bands.length === 0) throw new RangeError("createUpdateRateLod: at least one band is needed");
+  const fn = "createUpdateRateLod";
+  expectArray(fn, "bands", bands);
+  if (bands.length === 0) throw rangeError(fn, "bands", "an array of at least one band", bands);
   const maxDistance = new Float64Array(bands.length);
   const interval = new Int32Array(bands.length);
   bands.forEach((b, i) => {
+    expectObject(fn, `bands[${i}]`, b);
+    expectNumber(fn, `bands[${i}].maxDistance`, b.maxDistance);
+    if (typeof b.interval !== "number" || !Number.isInteger(b.interval)) throw argumentError(fn, `bands[${i}].interval`, "an integer", b.interval);
     if (!(b.maxDistance > 0) || (i > 0 && !(b.maxDistance > bands[i - 1]!.maxDistance))) {
-      throw new RangeError(`createUpdateRateLod: band ${i}'s maxDistance must be positive and larger than the previous band's`);
+      throw rangeError(fn, `bands[${i}].maxDistance`, i === 0 ? "a positive number" : `a number larger than the previous band's (${bands[i - 1]!.maxDistance})`, b.maxDistance);
     }
-    if (!(Number.isInteger(b.interval) && b.interval >= 1)) throw new RangeError(`createUpdateRateLod: band ${i}'s interval must be an integer ≥ 1`);
+    if (!(b.interval >= 1 && b.interval <= 0x7fffffff)) throw rangeError(fn, `bands[${i}].interval`, "an integer ≥ 1", b.interval);
     maxDistance[i] = b.maxDistance;
     interval[i] = b.interval;
   });
@@ -71,6 +76,10 @@ export function isUpdateFrame(lod: UpdateRateLod, distance: number, frame: numbe
  * but not `previous`.
  */
 export function extrapolatePose(out: Pose, previous: Pose, last: Pose, alpha: number): Pose {
+  expectPose("extrapolatePose", "last", last);
+  expectPose("extrapolatePose", "out", out, last.jointCount);
+  expectPose("extrapolatePose", "previous", previous, last.jointCount);
+  expectNumber("extrapolatePose", "alpha", alpha);
   const a = alpha > 1 ? 1 : alpha > 0 ? alpha : 0;
   const J = out.jointCount;
   for (let i = 0; i < 3 * J; i++) {

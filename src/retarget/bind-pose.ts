@@ -1,3 +1,4 @@
+import { expectSkeleton, expectTypedArray } from "../errors/check-argument.ts";
 import { mat4Decompose, mat4Invert, mat4Multiply } from "../math/mat4.ts";
 import { copyPose, createPose, type Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
@@ -12,6 +13,9 @@ import type { Skeleton } from "../skeleton/skeleton.ts";
  * its rest transform.
  */
 export function bindPose(skeleton: Skeleton, bindShape?: Float32Array): Pose {
+  expectSkeleton("bindPose", "skeleton", skeleton);
+  expectTypedArray("bindPose", "skeleton.inverseBind", skeleton.inverseBind, Float32Array, 16 * skeleton.jointCount);
+  if (bindShape !== undefined) expectTypedArray("bindPose", "bindShape", bindShape, Float32Array, 16);
   const J = skeleton.jointCount;
   const pose = copyPose(createPose(J), skeleton.rest);
   const model = new Float64Array(16 * J);

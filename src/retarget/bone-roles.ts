@@ -1,3 +1,4 @@
+import { expectSkeleton, expectString } from "../errors/check-argument.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
 /** Which side of the body a bone is on, from its name; "" for the midline. */
@@ -85,6 +86,11 @@ export function splitSide(name: string): { side: BoneSide; core: string } {
 
 /** Side, core word and role of one bone name. */
 export function classifyName(name: string): NameInfo {
+  expectString("classifyName", "name", name);
+  return classifyNameUnchecked(name);
+}
+
+function classifyNameUnchecked(name: string): NameInfo {
   const { side, core } = splitSide(name);
   if (side === "") return { side, core, role: MIDLINE_ALIASES[core] };
   const finger = FINGER.exec(core);
@@ -105,8 +111,9 @@ export function roleKey(role: BoneRole, side: BoneSide): string {
  * those, names aside.
  */
 export function classifySkeleton(skeleton: Skeleton): Map<string, number> {
+  expectSkeleton("classifySkeleton", "skeleton", skeleton);
   if (skeleton.roles) return new Map(skeleton.roles);
-  const infos = skeleton.names.map(classifyName);
+  const infos = skeleton.names.map(classifyNameUnchecked);
   const depth = new Int32Array(skeleton.jointCount);
   for (let j = 0; j < skeleton.jointCount; j++) {
     const p = skeleton.parents[j]!;

@@ -1,4 +1,5 @@
 import type { Clip } from "../clip/clip.ts";
+import { expectArray, expectClip, expectInteger, expectSkeleton } from "../errors/check-argument.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 
 /**
@@ -9,6 +10,12 @@ import type { Skeleton } from "../skeleton/skeleton.ts";
  * parent of the IK feet) is never animated: `Body`. Returns -1 when `joints` is empty.
  */
 export function findAnimatedRoot(skeleton: Skeleton, joints: readonly number[], clips: readonly Clip[] = []): number {
+  const fn = "findAnimatedRoot";
+  expectSkeleton(fn, "skeleton", skeleton);
+  expectArray(fn, "joints", joints);
+  for (let i = 0; i < joints.length; i++) expectInteger(fn, `joints[${i}]`, joints[i], 0, skeleton.jointCount - 1);
+  expectArray(fn, "clips", clips);
+  for (let i = 0; i < clips.length; i++) expectClip(fn, `clips[${i}]`, clips[i]);
   if (joints.length === 0) return -1;
   let lca = joints[0]!;
   for (const j of joints.slice(1)) lca = commonAncestor(skeleton, lca, j);

@@ -6,6 +6,8 @@ import { createClip, type Clip, type FloatTrack, type Interpolation, type JointT
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { ThreeBinding } from "./three-binding.ts";
+import { argumentError, expectSkeleton } from "../errors/check-argument.ts";
+import { expectClipFromThreeOptions } from "./check-three-arguments.ts";
 import { normalizeRotationKeys } from "../clip/normalize-rotation-keys.ts";
 
 /** How `clipFromThree` resolves track names and resamples what it cannot represent exactly. */
@@ -70,6 +72,12 @@ interface TrackInterpolantFactory {
  * Never throws on clip data: bad tracks are skipped with a warning. Allocates (a load-time call).
  */
 export function clipFromThree(threeClip: AnimationClip, skeleton: Skeleton, options: ClipFromThreeOptions = {}): ClipFromThreeResult {
+  const given = threeClip as Partial<AnimationClip> | null;
+  if (typeof given !== "object" || given === null || !Array.isArray(given.tracks) || typeof given.name !== "string") {
+    throw argumentError("clipFromThree", "threeClip", "a three.js AnimationClip", threeClip);
+  }
+  expectSkeleton("clipFromThree", "skeleton", skeleton);
+  expectClipFromThreeOptions("clipFromThree", options);
   const file = options.file ?? "<three>";
   const diagnostics: Diagnostic[] = [];
   const warn = (i: number, code: string, message: string): void => {

@@ -1,6 +1,8 @@
 import { PropertyBinding, type Bone, type Object3D, type Skeleton as ThreeSkeleton, type SkinnedMesh } from "three";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
+import { expectFunction, expectOptionalObject, expectSkeleton, expectString } from "../errors/check-argument.ts";
+import { expectThreeBindTarget } from "./check-three-arguments.ts";
 
 /**
  * An animgraph skeleton bound to three.js objects (bones or any Object3D): per joint, which object
@@ -61,6 +63,12 @@ export function threeObjectsOf(target: ThreeBindTarget): Object3D[] {
  * sanitized name. Unmatched joints get -1 and a warning. Allocates; call once per character.
  */
 export function bindThreeSkeleton(skeleton: Skeleton, target: ThreeBindTarget, options: BindThreeOptions = {}): ThreeBindResult {
+  const fn = "bindThreeSkeleton";
+  expectSkeleton(fn, "skeleton", skeleton);
+  expectThreeBindTarget(fn, "target", target);
+  expectOptionalObject(fn, "options", options);
+  if (options.nodeIndexOf !== undefined) expectFunction(fn, "options.nodeIndexOf", options.nodeIndexOf);
+  if (options.file !== undefined) expectString(fn, "options.file", options.file);
   const candidates = threeObjectsOf(target);
   const boneByName = new Map<string, Object3D>();
   const otherByName = new Map<string, Object3D>();

@@ -57,8 +57,8 @@ test("piecewise linear: unsorted anchors, shared anchors (lowest index wins), la
 });
 
 test("programmer errors throw", () => {
-  assert.throws(() => blend1DLinearWeights(new Float64Array(2), ANCHORS, 1), RangeError);
-  assert.throws(() => blend1DInverseDistanceWeights(new Float64Array(0), [], 1), RangeError);
+  assert.throws(() => blend1DLinearWeights(new Float64Array(2), ANCHORS, 1), { name: "AnimgraphError", code: "ERR_OUT_OF_RANGE", argument: "out" });
+  assert.throws(() => blend1DInverseDistanceWeights(new Float64Array(0), [], 1), { name: "AnimgraphError", code: "ERR_OUT_OF_RANGE", argument: "positions" });
 });
 
 const anchorsArb = fc.uniqueArray(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 12 }).map((a) => a.map((v) => v / 10));
