@@ -91,7 +91,7 @@ export type { RootMotionExtractor, RootMotionOptions } from "./root-motion/index
 export { createRootMotionExtractor, extractRootMotion, stripRootMotion, blendRootMotion } from "./root-motion/index.ts";
 
 // Compression (keyframe reduction + quantisation under a model-space error bound), LOD and budgets.
-export type { CompressOptions, CompressionStats, CompressResult, CompressedClip, CompressedTrack, CompressedClipCursor, AgcReadResult, FrameSequence } from "./compress/index.ts";
+export type { CompressOptions, CompressionStats, CompressResult, CompressedClip, CompressedTrack, CompressedClipCursor, SamplingPlan, AgcReadResult, FrameSequence } from "./compress/index.ts";
 export {
   compressClip, measureCompression, detectSampleRate, MAX_COMPRESSED_FRAMES, TrackEncoding, KEYS_PER_BLOCK, compressedByteLength, decodeKey,
   createCompressedClipCursor, sampleCompressedClip, decompressClip, writeAgc, readAgc, AGC_MAGIC, AGC_VERSION, parseLength,
