@@ -130,7 +130,7 @@ const ikPanel = createIkPanel($("ik"), store, {
 
 /**
  * A gizmo dragged in the viewport: values bound to parameters follow at once (the parameter is set, as
- * a game would set it); numbers written in the document are edited, one undo step per drag.
+ * a game would set it); numbers written in the document are edited when the drag ends, one undo step.
  */
 function dragIk(drag: IkDrag): void {
   if (!live) return;
@@ -158,7 +158,8 @@ function dragIk(drag: IkDrag): void {
     const across = nx * (px - hp * up[0]!) + ny * (py - hp * up[1]!) + nz * (pz - hp * up[2]!);
     drive(spec.ground.height, "ground/height", nu > 1e-6 ? hp + across / nu : hp);
   }
-  if (edits.length > 0) {
+  // Numbers are written once, when the drag ends: one undo step however long the drag took.
+  if (edits.length > 0 && drag.done) {
     documentEditor.apply(`Move ${drag.what} of ${spec.name}`, (doc) => { for (const [slot, v] of edits) setIkValue(doc, drag.layer, slot, v); }, { coalesce: `ik-drag:${drag.layer}`, source: "ik" });
   }
   if (drag.done) store.seal();
