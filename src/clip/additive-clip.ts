@@ -3,6 +3,9 @@ import { createPose, type Pose } from "../pose/pose.ts";
 import { createClip, type Clip, type JointTrack, type TrackPath } from "./clip.ts";
 import { createClipCursor } from "./clip-cursor.ts";
 import { sampleClipUnchecked } from "./sample-clip.ts";
+import { AnimgraphError } from "../errors/animgraph-error.ts";
+import { argumentError, expectFiniteNumber, expectString } from "../errors/check-argument.ts";
+import { expectWholeClip } from "./check-clip.ts";
 
 /** The pose an additive clip is measured against. */
 export type AdditiveReference =
@@ -26,7 +29,28 @@ const PATHS: readonly TrackPath[] = ["translation", "rotation", "scale"];
  * Float (morph weight) tracks are carried over unchanged, not as deltas.
  * Throws if the reference clip uses another skeleton (a programmer error).
  */
-export function makeAdditiveClip(clip: Clip, reference: AdditiveReference, name = `${clip.name}+additive`): Clip {
+export function makeAdditiveClip(clip: Clip, reference: AdditiveReference, name?: string): Clip {
+  const fn = "makeAdditiveClip";
+  expectWholeClip(fn, "clip", clip);
+  const skeleton = clip.skeleton;
+  const J = skeleton.jointCount;
+  const kind = (reference as { kind?: unknown } | null)?.kind;
+  if (typeof reference !== "object" || reference === null || (kind !== "firstFrame" && kind !== "rest" && kind !== "clipFrame")) {
+    throw argumentError(fn, "reference", '{ kind: "firstFrame" }, { kind: "rest" } or { kind: "clipFrame", clip, time }', reference);
+  }
+  if (reference.kind === "clipFrame") {
+    expectWholeClip(fn, "reference.clip", reference.clip, J);
+    if (reference.clip.skeleton !== skeleton) {
+      throw new AnimgraphError("ERR_SKELETON_MISMATCH", `${fn}: reference.clip "${reference.clip.name}" is bound to another skeleton than clip "${clip.name}"`, { argument: "reference.clip" });
+    }
+    expectFiniteNumber(fn, "reference.time", reference.time);
+  }
+  if (name !== undefined) expectString(fn, "name", name);
+  return additiveClip(clip, reference, name ?? `${clip.name}+additive`);
+}
+
+/** `makeAdditiveClip` without the argument checks, for the graph compiler's own clips. */
+export function additiveClip(clip: Clip, reference: AdditiveReference, name: string): Clip {
   const skeleton = clip.skeleton;
   const J = skeleton.jointCount;
   const ref: Pose = createPose(J);

@@ -4,6 +4,9 @@ import { createPose } from "../pose/pose.ts";
 import type { Clip } from "./clip.ts";
 import { createClipCursor } from "./clip-cursor.ts";
 import { sampleClipUnchecked } from "./sample-clip.ts";
+import { expectNumberArray } from "../errors/check-argument.ts";
+import { expectShape, type FieldKind } from "../errors/check-shape.ts";
+import { expectWholeClip } from "./check-clip.ts";
 
 /**
  * How far a clip's end pose (time = duration) is from its start pose (time = 0): the jump a looping
@@ -20,6 +23,8 @@ export interface LoopSeam {
   readonly worstJoint: number;
 }
 
+const TOLERANCE_SHAPE: Readonly<Record<string, FieldKind>> = { translation: "number?", rotation: "number?", scale: "number?" };
+
 /** Tolerances for `isSeamlessLoop`. */
 export interface LoopSeamTolerance {
   /** Translation, in skeleton units. Default: 1e-3 × the skeleton's mean bone offset (1e-6 if all zero). */
@@ -34,6 +39,12 @@ export interface LoopSeamTolerance {
 
 /** Measures the loop seam of `clip` (allocates two poses: a load-time analysis, not a frame job). */
 export function measureLoopSeam(clip: Clip, ignoreJoints?: ArrayLike<number>): LoopSeam {
+  expectWholeClip("measureLoopSeam", "clip", clip);
+  if (ignoreJoints !== undefined) expectNumberArray("measureLoopSeam", "ignoreJoints", ignoreJoints);
+  return loopSeam(clip, ignoreJoints);
+}
+
+function loopSeam(clip: Clip, ignoreJoints?: ArrayLike<number>): LoopSeam {
   const J = clip.skeleton.jointCount;
   const start = createPose(J);
   const end = createPose(J);
@@ -62,6 +73,11 @@ export function measureLoopSeam(clip: Clip, ignoreJoints?: ArrayLike<number>): L
 
 /** The mean length of the rest pose's non-zero joint offsets: the skeleton's length scale. */
 export function meanBoneOffset(clip: Clip): number {
+  expectWholeClip("meanBoneOffset", "clip", clip);
+  return boneOffset(clip);
+}
+
+function boneOffset(clip: Clip): number {
   const t = clip.skeleton.rest.t;
   let sum = 0, n = 0;
   for (let j = 0; j < clip.skeleton.jointCount; j++) {
@@ -80,7 +96,10 @@ export function meanBoneOffset(clip: Clip): number {
  * `clamp`; `lint` reports a looping state whose clip fails this test.
  */
 export function isSeamlessLoop(clip: Clip, tolerance: LoopSeamTolerance = {}): boolean {
-  const seam = measureLoopSeam(clip, tolerance.ignoreJoints);
-  const translationTolerance = tolerance.translation ?? Math.max(1e-6, 1e-3 * meanBoneOffset(clip));
+  expectWholeClip("isSeamlessLoop", "clip", clip);
+  expectShape("isSeamlessLoop", "tolerance", tolerance, "a LoopSeamTolerance ({ translation?, rotation?, scale?, ignoreJoints? })", TOLERANCE_SHAPE);
+  if (tolerance.ignoreJoints !== undefined) expectNumberArray("isSeamlessLoop", "tolerance.ignoreJoints", tolerance.ignoreJoints);
+  const seam = loopSeam(clip, tolerance.ignoreJoints);
+  const translationTolerance = tolerance.translation ?? Math.max(1e-6, 1e-3 * boneOffset(clip));
   return seam.translation <= translationTolerance && seam.rotation <= (tolerance.rotation ?? 1e-3) && seam.scale <= (tolerance.scale ?? 1e-4);
 }

@@ -3,6 +3,9 @@ import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { createPose } from "../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
 import { decodeKey, deriveTrack, MAX_COARSE_SHIFT, TrackEncoding, type CompressedClip, type CompressedTrack } from "./compressed-clip.ts";
+import { AnimgraphError } from "../errors/animgraph-error.ts";
+import { argumentError, expectArray, expectSkeleton, expectString, rangeError } from "../errors/check-argument.ts";
+import { expectCompressedClip } from "./check-compressed.ts";
 
 /**
  * The `.agc` container (animgraph compressed clips), little-endian, every section 4-byte aligned.
@@ -29,7 +32,15 @@ const LOOP_MODES: readonly LoopMode[] = ["loop", "clamp", "pingpong"];
 const PATHS: readonly TrackPath[] = ["translation", "rotation", "scale"];
 
 /** Serialises clips that share one skeleton. Throws (programmer error) when the skeletons differ. */
-export function writeAgc(clips: readonly CompressedClip[], skeleton: Skeleton = clips[0]!.skeleton): Uint8Array {
+export function writeAgc(clips: readonly CompressedClip[], skeleton?: Skeleton): Uint8Array {
+  expectArray("writeAgc", "clips", clips);
+  clips.forEach((clip, i) => expectCompressedClip("writeAgc", `clips[${i}]`, clip));
+  if (skeleton === undefined && clips.length === 0) throw rangeError("writeAgc", "clips", "at least one clip when no skeleton is given", clips);
+  if (skeleton !== undefined) expectSkeleton("writeAgc", "skeleton", skeleton);
+  return writeAgcUnchecked(clips, skeleton ?? clips[0]!.skeleton);
+}
+
+function writeAgcUnchecked(clips: readonly CompressedClip[], skeleton: Skeleton): Uint8Array {
   const enc = new TextEncoder();
   const parts: Uint8Array[] = [];
   const head = new DataView(new ArrayBuffer(16));
@@ -53,7 +64,7 @@ export function writeAgc(clips: readonly CompressedClip[], skeleton: Skeleton = 
     parts.push(new Uint8Array(view.buffer));
   }
   for (const clip of clips) {
-    if (clip.skeleton !== skeleton) throw new Error(`writeAgc: clip "${clip.name}" is bound to another skeleton`);
+    if (clip.skeleton !== skeleton) throw new AnimgraphError("ERR_SKELETON_MISMATCH", `writeAgc: clip "${clip.name}" is bound to another skeleton`, { argument: "clips" });
     const trackParts: Uint8Array[] = clip.tracks.map((t) => writeTrack(t));
     const blockBytes = 32 + trackParts.reduce((n, p) => n + p.length, 0);
     const name = enc.encode(clip.name);
@@ -142,6 +153,8 @@ function keyProblem(v: ArrayLike<number>, at: number, n: number, path: string): 
  * every key once to check it.
  */
 export function readAgc(bytes: Uint8Array, file: string): AgcReadResult {
+  if (!(bytes instanceof Uint8Array)) throw argumentError("readAgc", "bytes", "a Uint8Array (the file's bytes)", bytes);
+  expectString("readAgc", "file", file);
   const diagnostics: Diagnostic[] = [];
   const clips: CompressedClip[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -6,8 +6,12 @@ import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import { blockCount, compressedByteLength, decodeKey, fineCount, frameTime, KEYS_PER_BLOCK, runtimeByteLength, trackByteLength, TrackEncoding, type CompressedClip, type CompressedTrack } from "./compressed-clip.ts";
 import { assembleTrack, codeBytes, encodeFineBlock, fineBlockBits, fitTrack, type FitTarget, type TrackCode } from "./fit-track.ts";
-import { createCompressedClipCursor, sampleCompressedClip } from "./sample-compressed-clip.ts";
+import { createCompressedClipCursor, sampleCompressedClipUnchecked } from "./sample-compressed-clip.ts";
 import { createFrameSequence, jointErrorsUnchecked, modelTransformsUnchecked, modelTransformsRange, vertexErrorUnchecked, type FrameSequence } from "./virtual-vertex-error.ts";
+import { expectWholeClip } from "../clip/check-clip.ts";
+import { expectInteger, expectOneOf } from "../errors/check-argument.ts";
+import { expectShape, type FieldKind } from "../errors/check-shape.ts";
+import { expectCompressedClip } from "./check-compressed.ts";
 
 /** Options of `compressClip`. Lengths are in metres and converted with `unitsPerMetre`. */
 export interface CompressOptions {
@@ -442,6 +446,8 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   return { compressed, stats, diagnostics };
 }
 
+const MEASURE_OPTIONS_SHAPE: Readonly<Record<string, FieldKind>> = { tolerance: "number", virtualVertexDistance: "number?", unitsPerMetre: "number?", quatMode: "string?" };
+
 /**
  * Measures a compressed clip against its source at every grid frame (both sampled with their real
  * samplers, model space in float64): sizes, ratio, per-joint maximum and mean virtual-vertex error.
@@ -452,6 +458,12 @@ export function measureCompression(
   options: { tolerance: number; virtualVertexDistance?: number; unitsPerMetre?: number; quatMode?: QuatInterpolation },
   passes = 0,
 ): CompressionStats {
+  const fn = "measureCompression";
+  expectWholeClip(fn, "clip", clip);
+  expectCompressedClip(fn, "compressed", compressed, clip.skeleton.jointCount);
+  expectShape(fn, "options", options, "an options object ({ tolerance, virtualVertexDistance?, unitsPerMetre?, quatMode? })", MEASURE_OPTIONS_SHAPE);
+  if (options.quatMode !== undefined) expectOneOf(fn, "options.quatMode", options.quatMode, ["slerp", "fastSlerp", "nlerp"]);
+  expectInteger(fn, "passes", passes);
   const J = clip.skeleton.jointCount;
   const F = compressed.frameCount;
   const upm = options.unitsPerMetre ?? 1;
@@ -466,7 +478,7 @@ export function measureCompression(
     const time = frameTime(compressed.startTime, compressed.sampleRate, F, compressed.duration, f);
     sampleClipUnchecked(pose, clip, time, cursor, quatMode);
     storeFrame(ref, pose, f);
-    sampleCompressedClip(pose, compressed, time, ccursor, quatMode);
+    sampleCompressedClipUnchecked(pose, compressed, time, ccursor, quatMode);
     storeFrame(cand, pose, f);
   }
   const refModel = modelTransformsUnchecked(new Float64Array(12 * J * F), clip.skeleton, ref);

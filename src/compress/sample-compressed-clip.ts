@@ -1,6 +1,8 @@
 import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import { decodeRotationKey, decodeRotationPair, decodeVectorKey, TrackEncoding, type CompressedClip } from "./compressed-clip.ts";
+import { expectNumber, expectOneOf, expectPose, invalidValue } from "../errors/check-argument.ts";
+import { expectCompressedClip, expectCompressedCursor } from "./check-compressed.ts";
 
 /**
  * Per-playback state for sampling one compressed clip: the grid frame sampled last and, per track, the
@@ -81,6 +83,26 @@ const weight = new Float64Array(1);
  * Aliasing: `out` must not be the skeleton's rest pose.
  */
 export function sampleCompressedClip(
+  out: Pose,
+  clip: CompressedClip,
+  time: number,
+  cursor: CompressedClipCursor,
+  quatMode: QuatInterpolation = "slerp",
+): Pose {
+  const fn = "sampleCompressedClip";
+  expectCompressedClip(fn, "clip", clip);
+  expectPose(fn, "out", out, clip.skeleton.jointCount);
+  if (out === clip.skeleton.rest) throw invalidValue(fn, "out", "must not be the skeleton's rest pose (sampling would overwrite it)");
+  expectNumber(fn, "time", time);
+  expectCompressedCursor(fn, "cursor", cursor, clip);
+  expectOneOf(fn, "quatMode", quatMode, QUAT_MODES);
+  return sampleCompressedClipUnchecked(out, clip, time, cursor, quatMode);
+}
+
+const QUAT_MODES: readonly QuatInterpolation[] = ["slerp", "fastSlerp", "nlerp"];
+
+/** `sampleCompressedClip` without the argument checks: what the library's own loops call. */
+export function sampleCompressedClipUnchecked(
   out: Pose,
   clip: CompressedClip,
   time: number,

@@ -1,7 +1,7 @@
 import { compileBlendSpace2D } from "../blend-space/compile-blend-space-2d.ts";
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { createRootMotionExtractor } from "../root-motion/root-motion.ts";
-import { makeAdditiveClip } from "../clip/additive-clip.ts";
+import { additiveClip } from "../clip/additive-clip.ts";
 import { descendantsOf, type Skeleton } from "../skeleton/skeleton.ts";
 import type {
   CompareOp, GraphSpec, MachineSpec, MotionSpec, ParamRef, ParamType, StateSpec,
@@ -199,7 +199,7 @@ function compile(
     }
     if (inAdditiveLayer && !isProceduralClipUnchecked(source)) {
       const original = source;
-      source = additiveOf.get(original) ?? makeAdditiveClip(original, resolvedOptions.additiveReference === "rest" ? { kind: "rest" } : { kind: "firstFrame" });
+      source = additiveOf.get(original) ?? additiveClip(original, resolvedOptions.additiveReference === "rest" ? { kind: "rest" } : { kind: "firstFrame" }, `${original.name}+additive`);
       additiveOf.set(original, source);
     }
     let index = sourceIds.get(source);

@@ -5,10 +5,33 @@ import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, StepResult } from "./graph-instance.ts";
 import { step } from "./step.ts";
 import { MAX_TIMELINE_STEPS, type Timeline, type TimelineCommand } from "./timeline.ts";
+import { argumentError, expectFunction, rangeError } from "../errors/check-argument.ts";
+import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
+import { AnimgraphError } from "../errors/animgraph-error.ts";
 
 /** Number of steps a timeline run takes at `dt`: round(duration / dt). */
-export function timelineStepCount(timeline: Timeline, dt: number = timeline.dt): number {
+export function timelineStepCount(timeline: Timeline, dt?: number): number {
+  expectTimeline("timelineStepCount", timeline);
+  if (dt !== undefined) expectDt("timelineStepCount", dt);
+  return stepCount(timeline, dt ?? timeline.dt);
+}
+
+function stepCount(timeline: Timeline, dt: number): number {
   return Math.round(timeline.duration / dt);
+}
+
+/** A Timeline from parseTimeline or readTimeline: its dt, duration and sorted commands. */
+function expectTimeline(fn: string, timeline: unknown): asserts timeline is Timeline {
+  const t = timeline as Partial<Timeline> | null;
+  if (typeof t !== "object" || t === null || typeof t.dt !== "number" || typeof t.duration !== "number" || !Array.isArray(t.commands)) {
+    throw argumentError(fn, "timeline", "a Timeline (from parseTimeline or readTimeline)", timeline);
+  }
+}
+
+/** A step length: a finite number > 0. */
+function expectDt(fn: string, dt: unknown): asserts dt is number {
+  if (typeof dt !== "number") throw argumentError(fn, "dt", "a finite number of seconds > 0", dt);
+  if (!(dt > 0 && dt < Infinity)) throw rangeError(fn, "dt", "a finite number of seconds > 0", dt);
 }
 
 /**
@@ -23,11 +46,22 @@ export function runTimeline(
   instance: GraphInstance,
   timeline: Timeline,
   visit: (k: number, t: number, result: StepResult, applied: readonly TimelineCommand[]) => void,
-  dt: number = timeline.dt,
+  dtOverride?: number,
   before?: (k: number, t: number, applied: readonly TimelineCommand[]) => void,
 ): void {
-  const steps = timelineStepCount(timeline, dt);
-  if (!(steps <= MAX_TIMELINE_STEPS)) throw new RangeError(`runTimeline: ${steps} steps; the limit is ${MAX_TIMELINE_STEPS} (see timelineLimitProblem)`);
+  const fn = "runTimeline";
+  expectCompiledGraph(fn, "graph", graph);
+  expectInstance(fn, "instance", instance, graph);
+  expectTimeline(fn, timeline);
+  expectFunction(fn, "visit", visit);
+  if (dtOverride !== undefined) expectDt(fn, dtOverride);
+  if (before !== undefined) expectFunction(fn, "before", before);
+  const dt = dtOverride ?? timeline.dt;
+  expectDt(fn, dt);
+  const steps = stepCount(timeline, dt);
+  if (!(steps <= MAX_TIMELINE_STEPS)) {
+    throw new AnimgraphError("ERR_OUT_OF_RANGE", `${fn}: timeline: ${timeline.duration} s at dt ${dt} s is ${steps} steps; the limit is ${MAX_TIMELINE_STEPS} (see timelineLimitProblem)`, { argument: "timeline" });
+  }
   const commands = timeline.commands;
   let next = 0;
   const applied: TimelineCommand[] = [];

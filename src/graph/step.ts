@@ -9,7 +9,7 @@ import { sampleClipAt } from "../clip/sample-clip.ts";
 import { wrapTimeAt } from "../clip/wrap-time.ts";
 import { evaluateCurveAt } from "../math/curves.ts";
 import { copyPose, createPose, type Pose } from "../pose/pose.ts";
-import { extractRootMotionAt, stripRootMotion } from "../root-motion/root-motion.ts";
+import { extractRootMotionAt, stripRootMotionUnchecked } from "../root-motion/root-motion.ts";
 import { emitCrossings } from "../state-machine/clip-events.ts";
 import { NONE, pickTransition } from "../state-machine/select-transition.ts";
 import { childWeights, isSyncBlend, normalizedTimeAt, stateCycleAt, stateSpeedAt } from "../state-machine/state-clock.ts";
@@ -489,7 +489,7 @@ function sampleSource(inst: GraphInstance, out: Pose, src: MotionSource, mi: Mac
     else sampler.sample(out, src, ts[ti]!, cursor, inst.graph.options.quatMode);
   } else sampleClipAt(out, src, ts, ti, cursor, inst.graph.options.quatMode);
   const extractor = inst.graph.rootExtractors.get(src);
-  if (extractor) stripRootMotion(out, extractor);
+  if (extractor) stripRootMotionUnchecked(out, extractor);
 }
 
 /** Writes the local playback time of `src`, a child of state `s`, to out[o] (out[o + 1] is scratch). */

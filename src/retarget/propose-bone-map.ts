@@ -1,6 +1,7 @@
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { classifySkeleton } from "./bone-roles.ts";
 import { skeletonRoles } from "./classify-by-topology.ts";
+import { expectSkeleton } from "../errors/check-argument.ts";
 
 /** How a pair was found. */
 export type BoneMatchReason = "explicit" | "exact-name" | "role" | "topology" | "hierarchy";
@@ -40,6 +41,8 @@ export interface BoneMapProposal extends BoneMap {
  * parent's source bone (confidence = 0.5 × the parent's). Each bone is used once.
  */
 export function proposeBoneMap(source: Skeleton, target: Skeleton): BoneMapProposal {
+  expectSkeleton("proposeBoneMap", "source", source);
+  expectSkeleton("proposeBoneMap", "target", target);
   const sourceRoles = skeletonRoles(source);
   const targetRoles = skeletonRoles(target);
   const byName = (roles: Map<string, number>, named: Map<string, number>, key: string): boolean => named.get(key) === roles.get(key);

@@ -5,6 +5,10 @@ import { contactIntervals, detectFootContacts, type FootContactOptions } from ".
 import { RetargetFrame } from "./retarget-frame.ts";
 import { gapsToRefine } from "./refine-keys.ts";
 import type { BoneMap } from "./propose-bone-map.ts";
+import { expectWholeClip } from "../clip/check-clip.ts";
+import { AnimgraphError } from "../errors/animgraph-error.ts";
+import { expectNumberInRange, expectObject, expectPose, expectSkeleton, invalidValue } from "../errors/check-argument.ts";
+import { expectArrayOfShape, expectShape, type FieldKind } from "../errors/check-shape.ts";
 
 /**
  * How `retargetClip` transfers a clip: the bone-map compile options (used when it is given an uncompiled
@@ -53,6 +57,14 @@ export interface RetargetOptions extends CompileBoneMapOptions {
 const DEFAULT_MAX_LEG_DEVIATION = (20 * Math.PI) / 180;
 const DEFAULT_MIN_KEY_RATE = 60;
 
+const OPTIONS_SHAPE: Readonly<Record<string, FieldKind>> = {
+  name: "string?", sampleRate: "number?", groundFeet: "boolean?", footIk: "boolean?", contacts: "object?", maxLegDeviation: "number?", minKeyRate: "number?",
+  alignRest: "boolean?", rootMotionScale: "number?", sourceRest: "object?", targetRest: "object?", file: "string?", targetRoot: "string?", targetClips: "array?",
+};
+const ENTRY_SHAPE: Readonly<Record<string, FieldKind>> = { source: "string", target: "string" };
+/** Highest key rate retargetClip resamples at, keys per second (a higher one is a unit mistake, not a wish). */
+const MAX_KEY_RATE = 10_000;
+
 /** Seconds over which a foot eases into and out of its lock. */
 const LOCK_EASE = 0.12;
 
@@ -74,14 +86,25 @@ const LOCK_EASE = 0.12;
  * validate user files with readBoneMap / compileBoneMap first) or a CompiledBoneMap for these skeletons.
  */
 export function retargetClip(clip: Clip, source: Skeleton, target: Skeleton, map: BoneMap | CompiledBoneMap, options: RetargetOptions = {}): Clip {
-  if (clip.skeleton !== source) throw new Error(`retargetClip: clip "${clip.name}" is not bound to the source skeleton`);
+  const fn = "retargetClip";
+  expectSkeleton(fn, "source", source);
+  expectSkeleton(fn, "target", target);
+  expectWholeClip(fn, "clip", clip, source.jointCount);
+  if (clip.skeleton !== source) throw new AnimgraphError("ERR_SKELETON_MISMATCH", `${fn}: clip "${clip.name}" is not bound to the source skeleton`, { argument: "clip" });
+  expectObject(fn, "map", map);
+  expectShape(fn, "options", options, "a RetargetOptions object", OPTIONS_SHAPE);
+  if (options.sampleRate !== undefined) expectNumberInRange(fn, "options.sampleRate", options.sampleRate, Number.MIN_VALUE, MAX_KEY_RATE);
+  if (options.minKeyRate !== undefined) expectNumberInRange(fn, "options.minKeyRate", options.minKeyRate, Number.MIN_VALUE, MAX_KEY_RATE);
+  if (options.sourceRest !== undefined) expectPose(fn, "options.sourceRest", options.sourceRest, source.jointCount);
+  if (options.targetRest !== undefined) expectPose(fn, "options.targetRest", options.targetRest, target.jointCount);
   let compiled: CompiledBoneMap;
   if ("sourceOf" in map) {
-    if (map.source !== source || map.target !== target) throw new Error("retargetClip: the compiled bone map is for other skeletons");
+    if (map.source !== source || map.target !== target) throw invalidValue(fn, "map", "the compiled bone map is for other skeletons than source and target");
     compiled = map;
   } else {
+    expectArrayOfShape(fn, "map.entries", (map as Partial<BoneMap>).entries, "BoneMapEntry", ENTRY_SHAPE);
     const result = compileBoneMap(map, source, target, options);
-    if (!result.compiled) throw new RangeError(`retargetClip: ${result.diagnostics.map((d) => d.message).join("; ")}`);
+    if (!result.compiled) throw invalidValue(fn, "map", result.diagnostics.map((d) => d.message).join("; "));
     compiled = result.compiled;
   }
   const footIk = options.footIk ?? true;

@@ -6,6 +6,7 @@ import { sampleTrackAt } from "../clip/sample-track.ts";
 import { contributes } from "../blend/normalize-weights.ts";
 import { quatConjugate, quatMultiply, quatRotateVec3, quatTwistAngle, quatTwistAngleAt } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
+import { argumentError, expectClip, expectPose } from "../errors/check-argument.ts";
 
 /** Options of `createRootMotionExtractor`. */
 export interface RootMotionOptions {
@@ -328,6 +329,18 @@ export function extractRootMotionAt(outDelta: Float32Array | Float64Array, extra
  * place. Only + − × ÷ √: bit-identical on every engine. No allocation.
  */
 export function stripRootMotion(pose: Pose, extractor: RootMotionExtractor): Pose {
+  const e = extractor as Partial<RootMotionExtractor> | null;
+  if (typeof e !== "object" || e === null || !Number.isInteger(e.joint)
+    || !(e.upLocal instanceof Float64Array) || !(e.startTranslation instanceof Float64Array) || !(e.startTwist instanceof Float64Array)) {
+    throw argumentError("stripRootMotion", "extractor", "a RootMotionExtractor (from createRootMotionExtractor)", extractor);
+  }
+  expectClip("stripRootMotion", "extractor.clip", e.clip);
+  expectPose("stripRootMotion", "pose", pose, extractor.clip.skeleton.jointCount);
+  return stripRootMotionUnchecked(pose, extractor);
+}
+
+/** `stripRootMotion` without the argument checks: what `step` calls every frame. */
+export function stripRootMotionUnchecked(pose: Pose, extractor: RootMotionExtractor): Pose {
   const j = extractor.joint;
   const u = extractor.upLocal;
   const t = pose.t;

@@ -7,7 +7,8 @@ import {
   AnimgraphError, computeJointImportance, createClip, createClipCursor, createFrameSequence, createPose, createSkeleton, createSyncGroup,
   createUpdateRateLod, freezeInactiveJoints, gridBlendWeights, hashPose, invertMask, isProceduralClip, isUpdateFrame, jointErrors, localToModel,
   maskFromJoints, maskUnion, modelToLocal, modelTransforms, normalizeWeights, poseView, sampleClip, sampleTrack, skinningMatrices, stepSyncGroup,
-  syncedCycleDuration, updateInterval, vertexError, formatBlendSummary, formatDiagnostic, formatFixed, formatStepLine, hasErrors, locateDiagnostics, nodeAtPointer,
+  syncedCycleDuration, updateInterval, vertexError, formatBlendSummary, makeAdditiveClip, mergeClips, isSeamlessLoop, measureLoopSeam, meanBoneOffset,
+  proposeBoneMap, retargetClip, timelineStepCount, runTimeline, readAgc, writeAgc, sampleCompressedClip, stripRootMotion, normalizeHumanoidPose, formatDiagnostic, formatFixed, formatStepLine, hasErrors, locateDiagnostics, nodeAtPointer,
   padRight, parseDt, parseJsonText, sortedByCodePoint, toPlainValue,
 } from "../../src/index.ts";
 import { toSarif } from "../../src/node.ts";
@@ -110,4 +111,36 @@ test("sync groups, LOD, hashing and compression metrics: containers and counts a
   throwsArgument(() => vertexError(new Float64Array(12), 4, new Float64Array(12), 0, 0.03), "ERR_OUT_OF_RANGE", /vertexError: a must be an array of at least 16 numbers \(12 from offset 4\)/);
   throwsArgument(() => normalizeWeights(new Float32Array(1), [1, 2]), "ERR_OUT_OF_RANGE", /normalizeWeights: out must be an array or typed array of at least 2 numbers/);
   throwsArgument(() => gridBlendWeights(new Float32Array(4), { xs: [], ys: [0, 1] }, 0, 0), "ERR_OUT_OF_RANGE", /gridBlendWeights: grid\.xs must be an array or typed array of at least 1 numbers/);
+});
+
+test("clip tools, timelines, retargeting and compression containers: checked before any work", () => {
+  const skeleton = createSkeleton({ names: ["root", "spine", "head"], parents: [-1, 0, 1] });
+  const other = createSkeleton({ names: ["a", "b", "c", "d", "e"], parents: [-1, 0, 1, 2, 3] });
+  const times = new Float32Array([0, 1]);
+  const clip = createClip({ name: "nod", skeleton, tracks: [{ joint: 2, path: "rotation", interpolation: "LINEAR", stride: 4, times, values: new Float32Array([0, 0, 0, 1, 0, 0.3826834, 0, 0.9238795]) }] });
+  const foreign = createClip({ name: "wave", skeleton: other, tracks: [] });
+  throwsArgument(() => makeAdditiveClip(undefined as never, { kind: "rest" }), "ERR_ARGUMENT", /^makeAdditiveClip: clip must be a Clip \(from createClip or a loader\); got undefined$/);
+  throwsArgument(() => makeAdditiveClip(clip, { kind: "pose" } as never), "ERR_ARGUMENT", /makeAdditiveClip: reference must be \{ kind: "firstFrame" \}, \{ kind: "rest" \} or \{ kind: "clipFrame", clip, time \}/);
+  throwsArgument(() => makeAdditiveClip(clip, { kind: "clipFrame", clip: foreign, time: 0 }), "ERR_SKELETON_MISMATCH", /makeAdditiveClip: reference\.clip is a clip of a 5-joint skeleton but the call works on 3 joints/);
+  assert.equal(makeAdditiveClip(clip, { kind: "rest" }).name, "nod+additive");
+  throwsArgument(() => mergeClips("both", [clip, foreign]), "ERR_SKELETON_MISMATCH", /mergeClips: clip "wave" is bound to another skeleton than clip "nod"/);
+  throwsArgument(() => isSeamlessLoop(clip, { rotation: "0.1" } as never), "ERR_ARGUMENT", /isSeamlessLoop: tolerance\.rotation must be a number or undefined/);
+  assert.equal(isSeamlessLoop(clip), false);
+  throwsArgument(() => measureLoopSeam(clip, "0" as never), "ERR_ARGUMENT", /measureLoopSeam: ignoreJoints must be an array or typed array of numbers/);
+  throwsArgument(() => meanBoneOffset({ name: "x", duration: 1, tracks: [], skeleton: {} } as never), "ERR_ARGUMENT", /meanBoneOffset: clip\.skeleton must be a Skeleton/);
+  throwsArgument(() => proposeBoneMap(skeleton, null as never), "ERR_ARGUMENT", /proposeBoneMap: target must be a Skeleton/);
+  throwsArgument(() => retargetClip(foreign, skeleton, other, { entries: [] }), "ERR_SKELETON_MISMATCH", /retargetClip: clip is a clip of a 5-joint skeleton but the call works on 3 joints/);
+  throwsArgument(() => retargetClip(clip, skeleton, other, { entries: [] }, { sampleRate: 0 }), "ERR_OUT_OF_RANGE", /retargetClip: options\.sampleRate must be a number in/);
+  throwsArgument(() => retargetClip(clip, skeleton, other, { entries: [null] } as never), "ERR_ARGUMENT", /retargetClip: map\.entries\[0\] must be BoneMapEntry; got null/);
+  throwsArgument(() => timelineStepCount({ dt: 0.1, duration: 1 } as never), "ERR_ARGUMENT", /timelineStepCount: timeline must be a Timeline \(from parseTimeline or readTimeline\)/);
+  throwsArgument(() => timelineStepCount({ file: "t.json", dt: 0.1, duration: 1, commands: [] }, 0), "ERR_OUT_OF_RANGE", /timelineStepCount: dt must be a finite number of seconds > 0; got the number 0/);
+  assert.equal(timelineStepCount({ file: "t.json", dt: 0.1, duration: 1, commands: [] }), 10);
+  throwsArgument(() => runTimeline(undefined as never, undefined as never, undefined as never, () => {}), "ERR_ARGUMENT", /^runTimeline: graph must be/);
+  throwsArgument(() => readAgc("AGC1" as never, "a.agc"), "ERR_ARGUMENT", /readAgc: bytes must be a Uint8Array \(the file's bytes\); got the string "AGC1"/);
+  assert.equal(readAgc(new Uint8Array(3), "a.agc").diagnostics[0]?.pointer.startsWith("byte"), true);
+  throwsArgument(() => writeAgc([]), "ERR_OUT_OF_RANGE", /writeAgc: clips must be at least one clip when no skeleton is given/);
+  throwsArgument(() => writeAgc([clip] as never), "ERR_ARGUMENT", /writeAgc: clips\[0\] must be a CompressedClip \(from compressClip or readAgc\)/);
+  throwsArgument(() => sampleCompressedClip(createPose(3), clip as never, 0, null as never), "ERR_ARGUMENT", /sampleCompressedClip: clip must be a CompressedClip/);
+  throwsArgument(() => stripRootMotion(createPose(3), {} as never), "ERR_ARGUMENT", /stripRootMotion: extractor must be a RootMotionExtractor/);
+  throwsArgument(() => normalizeHumanoidPose(new Float32Array(4), new Float32Array(3), {} as never, createPose(3)), "ERR_ARGUMENT", /normalizeHumanoidPose: n must be a HumanoidNormalizer/);
 });

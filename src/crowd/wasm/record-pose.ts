@@ -5,7 +5,7 @@ import { sampleClipUnchecked } from "../../clip/sample-clip.ts";
 import type { GraphInstance, MachineInstance } from "../../graph/graph-instance.ts";
 import { isProceduralClipUnchecked, type MotionSource } from "../../graph/motion-source.ts";
 import { childTimeAt, layerWeightAt } from "../../graph/step.ts";
-import { stripRootMotion } from "../../root-motion/root-motion.ts";
+import { stripRootMotionUnchecked } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
 import type { SteadyPlan } from "../steady-advance.ts";
 import { recordKept } from "./kernel-poses.ts";
@@ -56,7 +56,7 @@ function stage(w: WasmCrowd, inst: GraphInstance, dst: number, src: MotionSource
   } else {
     sampleClipUnchecked(pose, src, time, mi.cursors[s]![c]!, inst.graph.options.quatMode);
     const extractor = inst.graph.rootExtractors.get(src);
-    if (extractor) stripRootMotion(pose, extractor);
+    if (extractor) stripRootMotionUnchecked(pose, extractor);
   }
   emit(w, OP.load, dst, pose.t.byteOffset, 0, 0, 0);
 }

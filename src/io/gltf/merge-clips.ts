@@ -1,4 +1,7 @@
 import { createClip, type Clip, type FloatTrack, type JointTrack, type TrackPath } from "../../clip/clip.ts";
+import { expectWholeClip } from "../../clip/check-clip.ts";
+import { AnimgraphError } from "../../errors/animgraph-error.ts";
+import { expectArray, expectString, rangeError } from "../../errors/check-argument.ts";
 
 /** A track `mergeClips` left out because an earlier clip already animates the same joint and path. */
 export interface DroppedTrack {
@@ -16,15 +19,20 @@ export interface DroppedTrack {
  * bound to different skeletons or the list is empty.
  */
 export function mergeClips(name: string, clips: readonly Clip[]): { clip: Clip; dropped: DroppedTrack[] } {
-  const first = clips[0];
-  if (!first) throw new RangeError("mergeClips needs at least one clip");
+  expectString("mergeClips", "name", name);
+  expectArray("mergeClips", "clips", clips);
+  if (clips.length === 0) throw rangeError("mergeClips", "clips", "an array of at least one clip", clips);
+  clips.forEach((clip, i) => expectWholeClip("mergeClips", `clips[${i}]`, clip));
+  const first = clips[0]!;
   const skeleton = first.skeleton;
   const tracks: JointTrack[] = [];
   const floatTracks: FloatTrack[] = [];
   const dropped: DroppedTrack[] = [];
   const seen = new Set<string>();
   for (const clip of clips) {
-    if (clip.skeleton !== skeleton) throw new RangeError(`mergeClips: clip "${clip.name}" is bound to another skeleton`);
+    if (clip.skeleton !== skeleton) {
+      throw new AnimgraphError("ERR_SKELETON_MISMATCH", `mergeClips: clip "${clip.name}" is bound to another skeleton than clip "${first.name}"`, { argument: "clips" });
+    }
     for (const t of clip.tracks) {
       const key = `${t.joint}/${t.path}`;
       if (seen.has(key)) dropped.push({ clip: clip.name, target: skeleton.names[t.joint]!, path: t.path });

@@ -3,6 +3,7 @@ import type { Pose } from "../../pose/pose.ts";
 import { modelFrames } from "../../retarget/model-frames.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
 import { VRM_HUMAN_BONE_NAMES, type VrmHumanBoneName } from "./vrm-human-bones.ts";
+import { argumentError, expectPose, expectTypedArray } from "../../errors/check-argument.ts";
 
 /**
  * Precomputed rest frames that turn a pose of a .vrma's skeleton into VRM's "normalized" humanoid pose:
@@ -59,7 +60,15 @@ export function createHumanoidNormalizer(skeleton: Skeleton, humanBones: Readonl
  * every usual file). No allocation.
  */
 export function normalizeHumanoidPose(rotations: Float32Array, hipsPosition: Float32Array, n: HumanoidNormalizer, pose: Pose): void {
-  if (rotations.length < 4 * n.bones.length) throw new RangeError(`normalizeHumanoidPose: rotations needs ${4 * n.bones.length} floats`);
+  const fn = "normalizeHumanoidPose";
+  const h = n as Partial<HumanoidNormalizer> | null;
+  if (typeof h !== "object" || h === null || !Array.isArray(h.bones) || !(h.joints instanceof Int16Array) || !(h.pre instanceof Float64Array)
+    || !(h.post instanceof Float64Array) || !(h.hipsParent instanceof Float64Array) || !(h.scratch instanceof Float64Array) || typeof h.skeleton !== "object" || h.skeleton === null) {
+    throw argumentError(fn, "n", "a HumanoidNormalizer (from createHumanoidNormalizer)", n);
+  }
+  expectTypedArray(fn, "rotations", rotations, Float32Array, 4 * n.bones.length);
+  expectTypedArray(fn, "hipsPosition", hipsPosition, Float32Array, 3);
+  expectPose(fn, "pose", pose, n.skeleton.jointCount);
   const tmp = n.scratch;
   for (let i = 0; i < n.joints.length; i++) {
     const j = n.joints[i]!;
