@@ -3,6 +3,8 @@ import { expectNumberArrayAt, expectPose } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
 import { expectBabylonBinding, expectTransformNode } from "./check-babylon-arguments.ts";
 import type { BabylonBinding } from "./babylon-binding.ts";
+import { expectPose } from "../errors/check-argument.ts";
+import { expectBabylonBinding } from "./babylon-binding.ts";
 
 /**
  * Writes `pose` (the binding's skeleton's joint order) into the bound nodes' `position`,
@@ -35,6 +37,8 @@ export function applyPoseToBabylon(binding: BabylonBinding, pose: Pose): void {
  * animation system. Returns `out`. No allocation.
  */
 export function readPoseFromBabylon(out: Pose, binding: BabylonBinding): Pose {
+  expectBabylonBinding("readPoseFromBabylon", "binding", binding);
+  expectPose("readPoseFromBabylon", "out", out, binding.skeleton.jointCount);
   const rest = binding.skeleton.rest;
   const map = binding.nodeOfJoint;
   if (out.jointCount !== map.length) throw new RangeError(`readPoseFromBabylon: the pose has ${out.jointCount} joints, the binding ${map.length}`);

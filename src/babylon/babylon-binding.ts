@@ -5,7 +5,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import type { Node as BabylonNode } from "@babylonjs/core/node.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
-import { expectFunction, expectOptionalObject, expectSkeleton, expectString } from "../errors/check-argument.ts";
+import { argumentError, expectFunction, expectOptionalObject, expectSkeleton, expectString } from "../errors/check-argument.ts";
 import { expectBabylonBindTarget } from "./check-babylon-arguments.ts";
 
 /**
@@ -58,8 +58,9 @@ interface GltfPointerMetadata {
  * records on the node (`/nodes/<index>`); undefined for nodes it did not create (its `__root__`).
  */
 export function gltfNodeIndexOf(node: BabylonNode): number | undefined {
+  if (typeof node !== "object" || node === null) throw argumentError("gltfNodeIndexOf", "node", "a Babylon Node", node);
   const pointers = (node as unknown as GltfPointerMetadata)._internalMetadata?.gltf?.pointers;
-  if (!pointers) return undefined;
+  if (!Array.isArray(pointers)) return undefined;
   for (const p of pointers) {
     const m = /^\/nodes\/(\d+)$/.exec(p);
     if (m) return Number(m[1]);
@@ -148,4 +149,14 @@ export function bindBabylonSkeleton(skeleton: Skeleton, target: BabylonBindTarge
     joints.push(j);
   }
   return { binding: Object.freeze({ skeleton, nodes: Object.freeze(nodes), nodeOfJoint, jointOfNode: Int16Array.from(joints) }), diagnostics };
+}
+
+/** A BabylonBinding from bindBabylonSkeleton or skeletonFromBabylon: its skeleton, nodes and joint → node map. */
+export function expectBabylonBinding(fn: string, argument: string, value: unknown): asserts value is BabylonBinding {
+  const b = value as Partial<BabylonBinding> | null;
+  if (typeof b !== "object" || b === null || !Array.isArray(b.nodes) || !(b.nodeOfJoint instanceof Int16Array)) {
+    throw argumentError(fn, argument, "a BabylonBinding (from bindBabylonSkeleton or skeletonFromBabylon)", value);
+  }
+  expectSkeleton(fn, `${argument}.skeleton`, b.skeleton);
+  if (b.nodeOfJoint.length !== b.skeleton!.jointCount) throw argumentError(fn, argument, "a BabylonBinding with one nodeOfJoint entry per joint", value);
 }

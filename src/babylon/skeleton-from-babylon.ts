@@ -4,6 +4,7 @@ import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
 import { createPose } from "../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
 import { gltfNodeIndexOf, type BabylonBinding } from "./babylon-binding.ts";
+import { argumentError, rangeError } from "../errors/check-argument.ts";
 
 /** What `skeletonFromBabylon` returns: an animgraph skeleton built from a Babylon one, and its binding. */
 export interface SkeletonFromBabylonResult {
@@ -26,6 +27,16 @@ export interface SkeletonFromBabylonResult {
  * 32767 bones.
  */
 export function skeletonFromBabylon(source: BabylonSkeleton): SkeletonFromBabylonResult {
+  const fn = "skeletonFromBabylon";
+  const list = (source as Partial<BabylonSkeleton> | null)?.bones;
+  if (typeof source !== "object" || source === null || !Array.isArray(list)) throw argumentError(fn, "source", "a Babylon Skeleton", source);
+  list.forEach((b: unknown, i) => {
+    const bone = b as Partial<Bone> | null;
+    if (typeof bone !== "object" || bone === null || typeof bone.getParent !== "function" || typeof bone.getTransformNode !== "function") {
+      throw argumentError(fn, `source.bones[${i}]`, "a Babylon Bone", b);
+    }
+  });
+  if (list.length > 0x7fff) throw rangeError(fn, "source", "a Babylon Skeleton of at most 32767 bones", source);
   const bones = source.bones;
   const indexInList = new Map<Bone, number>();
   bones.forEach((b, i) => indexInList.set(b, i));

@@ -5,6 +5,8 @@ import { loadBvh } from "../io/bvh/load-bvh.ts";
 import { loadGltfFile } from "../io/gltf/load-gltf-file.ts";
 import { loadVrmaFile } from "../io/vrma/load-vrma-file.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
+import { expectNumberInRange, expectObject, expectString } from "../errors/check-argument.ts";
+import { expectNonEmptyString } from "../errors/check-shape.ts";
 
 /** A skeleton and its clips from a .bvh, a .vrma or a glTF file (the first skeleton of a glTF). */
 export interface LoadedRig {
@@ -33,6 +35,10 @@ export interface LoadRigOptions {
  * clips here, whatever part of it did parse.
  */
 export async function loadRig(path: string, options: LoadRigOptions = {}): Promise<LoadedRig> {
+  expectNonEmptyString("loadRig", "path", path);
+  expectObject("loadRig", "options", options);
+  if (options.label !== undefined) expectString("loadRig", "options.label", options.label);
+  if (options.bvhScale !== undefined) expectNumberInRange("loadRig", "options.bvhScale", options.bvhScale, Number.MIN_VALUE, Number.MAX_VALUE);
   const label = options.label ?? path;
   if (extname(path).toLowerCase() === ".bvh") {
     const r = loadBvh(path, options.bvhScale === undefined ? {} : { scale: options.bvhScale }, label);

@@ -1,4 +1,5 @@
 import type { Document } from "@gltf-transform/core";
+import { argumentError, expectNumberInRange } from "../errors/check-argument.ts";
 
 /** What `normalizeSkinWeights` changed. */
 export interface SkinWeightFix {
@@ -16,6 +17,10 @@ export interface SkinWeightFix {
  * Mutates `doc`; callers report the returned count (a tolerated normalisation is reported, not silent).
  */
 export function normalizeSkinWeights(doc: Document, tolerance = 1e-6): SkinWeightFix {
+  if (typeof doc !== "object" || doc === null || typeof (doc as Partial<Document>).getRoot !== "function") {
+    throw argumentError("normalizeSkinWeights", "doc", "a glTF-Transform Document", doc);
+  }
+  expectNumberInRange("normalizeSkinWeights", "tolerance", tolerance, 0, 1);
   let vertices = 0;
   const primitives: string[] = [];
   doc.getRoot().listMeshes().forEach((mesh, m) => {

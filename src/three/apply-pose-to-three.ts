@@ -3,6 +3,8 @@ import { expectNumberArrayAt, expectPose } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
 import { expectObject3D, expectThreeBinding } from "./check-three-arguments.ts";
 import type { ThreeBinding } from "./three-binding.ts";
+import { expectPose } from "../errors/check-argument.ts";
+import { expectThreeBinding } from "./three-binding.ts";
 
 /**
  * Writes `pose` (the binding's skeleton's joint order) into the bound three.js objects' `position`,
@@ -31,6 +33,8 @@ export function applyPoseToThree(binding: ThreeBinding, pose: Pose): void {
  * AnimationMixer. Returns `out`. No allocation.
  */
 export function readPoseFromThree(out: Pose, binding: ThreeBinding): Pose {
+  expectThreeBinding("readPoseFromThree", "binding", binding);
+  expectPose("readPoseFromThree", "out", out, binding.skeleton.jointCount);
   const rest = binding.skeleton.rest;
   const map = binding.objectOfJoint;
   if (out.jointCount !== map.length) throw new RangeError(`readPoseFromThree: the pose has ${out.jointCount} joints, the binding ${map.length}`);

@@ -9,6 +9,7 @@ import type { ThreeBinding } from "./three-binding.ts";
 import { argumentError, expectSkeleton } from "../errors/check-argument.ts";
 import { expectClipFromThreeOptions } from "./check-three-arguments.ts";
 import { normalizeRotationKeys } from "../clip/normalize-rotation-keys.ts";
+import { expectInteger, expectNumberArray, expectTypedArray, rangeError } from "../errors/check-argument.ts";
 
 /** How `clipFromThree` resolves track names and resamples what it cannot represent exactly. */
 export interface ClipFromThreeOptions {
@@ -220,6 +221,10 @@ function convertKeys(track: KeyframeTrack, rate: number): ConvertedKeys | string
  * V′(1)/(t1 − t0) reproduces it exactly.
  */
 export function smoothToCubicSpline(times: Float32Array, values: ArrayLike<number>, stride: number): Float32Array {
+  expectTypedArray("smoothToCubicSpline", "times", times, Float32Array);
+  expectInteger("smoothToCubicSpline", "stride", stride, 1, 0xffff);
+  expectNumberArray("smoothToCubicSpline", "values", values);
+  if (values.length < stride * times.length) throw rangeError("smoothToCubicSpline", "values", `${stride} values per key (${stride * times.length})`, values);
   const n = times.length;
   const out = new Float32Array(3 * stride * n);
   const v = (k: number, c: number): number => values[k * stride + c]!;

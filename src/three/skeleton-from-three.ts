@@ -2,6 +2,7 @@ import type { Object3D, Skeleton as ThreeSkeleton } from "three";
 import { createPose } from "../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../skeleton/skeleton.ts";
 import type { ThreeBinding } from "./three-binding.ts";
+import { argumentError, rangeError } from "../errors/check-argument.ts";
 
 /** What `skeletonFromThree` returns: the new skeleton and its binding to the bones it came from. */
 export interface SkeletonFromThreeResult {
@@ -20,6 +21,14 @@ export interface SkeletonFromThreeResult {
  * the index in the given list. Allocates; throws only for more than 32767 bones.
  */
 export function skeletonFromThree(source: ThreeSkeleton | readonly Object3D[]): SkeletonFromThreeResult {
+  const list = Array.isArray(source) ? source : (source as Partial<ThreeSkeleton> | null)?.bones;
+  if (typeof source !== "object" || source === null || !Array.isArray(list)) throw argumentError("skeletonFromThree", "source", "a three Skeleton or an array of Object3Ds", source);
+  list.forEach((o: unknown, i) => {
+    if (typeof o !== "object" || o === null || (o as Partial<Object3D>).isObject3D !== true) {
+      throw argumentError("skeletonFromThree", Array.isArray(source) ? `source[${i}]` : `source.bones[${i}]`, "a three Object3D", o);
+    }
+  });
+  if (list.length > 0x7fff) throw rangeError("skeletonFromThree", "source", "at most 32767 bones", source);
   const bones: readonly Object3D[] = Array.isArray(source) ? (source as readonly Object3D[]) : (source as ThreeSkeleton).bones;
   const inverses = Array.isArray(source) ? undefined : (source as ThreeSkeleton).boneInverses;
   const indexInList = new Map<Object3D, number>();

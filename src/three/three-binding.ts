@@ -1,7 +1,7 @@
 import { PropertyBinding, type Bone, type Object3D, type Skeleton as ThreeSkeleton, type SkinnedMesh } from "three";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
-import { expectFunction, expectOptionalObject, expectSkeleton, expectString } from "../errors/check-argument.ts";
+import { argumentError, expectFunction, expectOptionalObject, expectSkeleton, expectString } from "../errors/check-argument.ts";
 import { expectThreeBindTarget } from "./check-three-arguments.ts";
 
 /**
@@ -44,10 +44,18 @@ export interface ThreeBindResult {
 
 /** The candidate objects of a bind target, in a stable order (depth-first for a subtree). */
 export function threeObjectsOf(target: ThreeBindTarget): Object3D[] {
-  if (Array.isArray(target)) return [...(target as readonly Object3D[])];
+  const expected = "a three Skeleton, SkinnedMesh, Object3D or array of Object3Ds";
+  if (Array.isArray(target)) {
+    target.forEach((o: unknown, i) => {
+      if (typeof o !== "object" || o === null || (o as Partial<Object3D>).isObject3D !== true) throw argumentError("threeObjectsOf", `target[${i}]`, "a three Object3D", o);
+    });
+    return [...(target as readonly Object3D[])];
+  }
+  if (typeof target !== "object" || target === null) throw argumentError("threeObjectsOf", "target", expected, target);
   const t = target as Partial<ThreeSkeleton> & Partial<SkinnedMesh> & Object3D;
   if (Array.isArray(t.bones) && t.boneInverses) return [...t.bones]; // a three Skeleton
   if (t.isSkinnedMesh === true && t.skeleton) return [...t.skeleton.bones];
+  if (typeof t.traverse !== "function") throw argumentError("threeObjectsOf", "target", expected, target);
   const all: Object3D[] = [];
   (target as Object3D).traverse((o) => all.push(o));
   return all;
@@ -116,4 +124,14 @@ export function bindThreeSkeleton(skeleton: Skeleton, target: ThreeBindTarget, o
     joints.push(j);
   }
   return { binding: Object.freeze({ skeleton, objects: Object.freeze(objects), objectOfJoint, jointOfObject: Int16Array.from(joints) }), diagnostics };
+}
+
+/** A ThreeBinding from bindThreeSkeleton or fromThreeGltf: its skeleton, objects and joint → object map. */
+export function expectThreeBinding(fn: string, argument: string, value: unknown): asserts value is ThreeBinding {
+  const b = value as Partial<ThreeBinding> | null;
+  if (typeof b !== "object" || b === null || !Array.isArray(b.objects) || !(b.objectOfJoint instanceof Int16Array)) {
+    throw argumentError(fn, argument, "a ThreeBinding (from bindThreeSkeleton or fromThreeGltf)", value);
+  }
+  expectSkeleton(fn, `${argument}.skeleton`, b.skeleton);
+  if (b.objectOfJoint.length !== b.skeleton!.jointCount) throw argumentError(fn, argument, "a ThreeBinding with one objectOfJoint entry per joint", value);
 }

@@ -4,6 +4,7 @@ import { quatFromAxisAngle, quatFromEuler, quatIdentity, quatMultiply, type Eule
 import { createPose } from "../../pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../../skeleton/skeleton.ts";
 import { BvhLines, parseDecimal, type BvhToken } from "./bvh-lexer.ts";
+import { expectNumberInRange, expectObject, expectString } from "../../errors/check-argument.ts";
 
 /** The six BVH channel names (matched case-insensitively, reported in this spelling). */
 export type BvhChannel = "Xposition" | "Yposition" | "Zposition" | "Xrotation" | "Yrotation" | "Zrotation";
@@ -114,9 +115,15 @@ class BvhStop extends Error {}
  * (as three.js's BVHLoader and the Biovision description do; an axis without a channel keeps the OFFSET).
  */
 export function parseBvh(text: string, file: string, options: BvhOptions = {}): BvhResult {
+  const fn = "parseBvh";
+  expectString(fn, "text", text);
+  expectString(fn, "file", file);
+  expectObject(fn, "options", options);
+  if (options.scale !== undefined) expectNumberInRange(fn, "options.scale", options.scale, Number.MIN_VALUE, Number.MAX_VALUE);
+  if (options.name !== undefined) expectString(fn, "options.name", options.name);
+  if (options.limits !== undefined) expectObject(fn, "options.limits", options.limits);
   const diagnostics: Diagnostic[] = [];
   const scale = options.scale ?? 1;
-  if (!(Number.isFinite(scale) && scale > 0)) throw new RangeError(`scale must be a finite number > 0, got ${scale}`);
   const maxJoints = Math.min(options.limits?.maxJoints ?? 4096, 0x7fff);
   const maxFrames = options.limits?.maxFrames ?? 1_000_000;
   const maxValues = options.limits?.maxValues ?? 20_000_000;

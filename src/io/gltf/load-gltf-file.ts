@@ -3,7 +3,9 @@ import { dirname, resolve } from "node:path";
 import { readInputFile } from "../../fs/read-input-file.ts";
 import { confinedUriReader, MAX_GLTF_TOTAL_BYTES } from "./confined-uri.ts";
 import { DiagnosticSink } from "./gltf-json.ts";
-import { emptyGltfResult, loadGltfBytes, type GltfLoadResult, type LoadGltfOptions } from "./load-gltf.ts";
+import { emptyGltfResult, expectGltfOptions, loadGltfBytes, type GltfLoadResult, type LoadGltfOptions } from "./load-gltf.ts";
+import { argumentError, expectString } from "../../errors/check-argument.ts";
+import { expectNonEmptyString } from "../../errors/check-shape.ts";
 
 /** `loadGltf`'s options for a file on disk: `resources` is replaced by the folder external buffers come from. */
 export interface LoadGltfFileOptions extends Omit<LoadGltfOptions, "resources"> {
@@ -19,6 +21,10 @@ export interface LoadGltfFileOptions extends Omit<LoadGltfOptions, "resources"> 
  * `uri`s resolve inside its folder only. Never throws on user data; an unreadable file is a diagnostic.
  */
 export async function loadGltfFile(source: string | Uint8Array, options: LoadGltfFileOptions = {}): Promise<GltfLoadResult> {
+  if (typeof source === "string") expectNonEmptyString("loadGltfFile", "source", source);
+  else if (!(source instanceof Uint8Array)) throw argumentError("loadGltfFile", "source", "a path or a Uint8Array of the file's bytes", source);
+  expectGltfOptions("loadGltfFile", options);
+  if (options.baseDir !== undefined) expectString("loadGltfFile", "options.baseDir", options.baseDir);
   const file = options.fileName ?? (typeof source === "string" ? source : "<input>");
   const sink = new DiagnosticSink(file);
   const budget = { remaining: MAX_GLTF_TOTAL_BYTES };

@@ -9,6 +9,7 @@ import { nodeNameOf, readChannels, type ChannelData } from "./read-channels.ts";
 import { readGltfContainer, type ExternalReader } from "./read-gltf-container.ts";
 import { validateGltfJson } from "./validate-gltf-json.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
+import { argumentError, expectObject, expectString } from "../../errors/check-argument.ts";
 
 /** How `loadGltf` reads a file: the name diagnostics show, animation merging and external buffers. */
 export interface LoadGltfOptions {
@@ -84,10 +85,24 @@ const UNSUPPORTED_REQUIRED = new Set(["EXT_meshopt_compression", "KHR_animation_
  * rest still loads.
  */
 export async function loadGltf(bytes: Uint8Array, options: LoadGltfOptions = {}): Promise<GltfLoadResult> {
+  if (!(bytes instanceof Uint8Array)) throw argumentError("loadGltf", "bytes", "a Uint8Array (the file's bytes)", bytes);
+  expectGltfOptions("loadGltf", options);
+  if (options.resources !== undefined) expectObject("loadGltf", "options.resources", options.resources);
   const resources = options.resources;
   const readExternal: ExternalReader | undefined = resources === undefined ? undefined
     : (uri) => (Object.hasOwn(resources, uri) ? resources[uri] : undefined);
   return loadGltfBytes(bytes, options.fileName ?? "<input>", options, readExternal);
+}
+
+/**
+ * The options every glTF loader shares (fileName, mergedClipName), checked at the public boundary:
+ * other fields of a wrong type are read as absent.
+ */
+export function expectGltfOptions(fn: string, options: unknown): asserts options is LoadGltfOptions {
+  expectObject(fn, "options", options);
+  const o = options as LoadGltfOptions;
+  if (o.fileName !== undefined) expectString(fn, "options.fileName", o.fileName);
+  if (o.mergedClipName !== undefined) expectString(fn, "options.mergedClipName", o.mergedClipName);
 }
 
 /** The shared loader: `readExternal` resolves external URIs (a confined file reader in Node). */

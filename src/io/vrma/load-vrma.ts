@@ -5,10 +5,11 @@ import { createPose } from "../../pose/pose.ts";
 import { modelFrames } from "../../retarget/model-frames.ts";
 import { createSkeleton, type Skeleton } from "../../skeleton/skeleton.ts";
 import { DiagnosticSink, arrayOf, isObject, ptr } from "../gltf/gltf-json.ts";
-import { loadGltf, type GltfLoadResult } from "../gltf/load-gltf.ts";
+import { expectGltfOptions, loadGltf, type GltfLoadResult } from "../gltf/load-gltf.ts";
 import { readGltfContainer } from "../gltf/read-gltf-container.ts";
 import { readVrmaExtension, type VrmaExpression, type VrmaLookAt } from "./read-vrma-extension.ts";
 import { vrmBoneRole, type VrmHumanBoneName } from "./vrm-human-bones.ts";
+import { argumentError } from "../../errors/check-argument.ts";
 
 /** How `loadVrma` reads a .vrma given as bytes. */
 export interface LoadVrmaOptions {
@@ -55,6 +56,8 @@ export interface VrmaLoadResult {
  * W_VRMA_IGNORED. A hips rest height at or below zero (not the VRM T-pose) is W_VRMA_REST_POSE.
  */
 export async function loadVrma(bytes: Uint8Array, options: LoadVrmaOptions = {}): Promise<VrmaLoadResult> {
+  if (!(bytes instanceof Uint8Array)) throw argumentError("loadVrma", "bytes", "a Uint8Array (the file's bytes)", bytes);
+  expectGltfOptions("loadVrma", options);
   const file = options.fileName ?? "<input>";
   const gltf = await loadGltf(bytes, { fileName: file, ...(options.resources !== undefined ? { resources: options.resources } : {}) });
   return vrmaFromGltf(bytes, gltf);
