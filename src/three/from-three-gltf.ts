@@ -1,8 +1,8 @@
 import type { Object3D } from "three";
 import { DiagnosticSink, isObject, type JsonObject } from "../io/gltf/gltf-json.ts";
-import { emptyGltfResult, expectGltfOptions, gltfResultFromJson, type GltfLoadResult, type LoadGltfOptions } from "../io/gltf/load-gltf.ts";
+import { emptyGltfResult, gltfResultFromJson, type GltfLoadResult, type LoadGltfOptions } from "../io/gltf/load-gltf.ts";
 import { bindThreeSkeleton, type ThreeBinding } from "./three-binding.ts";
-import { argumentError } from "../errors/check-argument.ts";
+import { argumentError, expectObject } from "../errors/check-argument.ts";
 
 /**
  * The parts of three.js's `GLTF` (what `GLTFLoader.load`/`parse`/`loadAsync` give) that animgraph
@@ -44,11 +44,11 @@ export interface FromThreeGltfResult extends GltfLoadResult {
  */
 export async function fromThreeGltf(gltf: ThreeGltf, options: Omit<LoadGltfOptions, "resources"> = {}): Promise<FromThreeGltfResult> {
   const parser = (gltf as Partial<ThreeGltf> | null)?.parser;
-  if (typeof gltf !== "object" || gltf === null || typeof gltf.scene !== "object" || gltf.scene === null || typeof parser !== "object" || parser === null
-    || typeof parser.getDependency !== "function" || typeof parser.associations?.get !== "function") {
-    throw argumentError("fromThreeGltf", "gltf", "GLTFLoader's result (with scene and parser)", gltf);
+  if (typeof parser?.getDependency !== "function" || typeof parser.associations?.get !== "function" || typeof gltf.scene?.traverse !== "function") {
+    throw argumentError("fromThreeGltf", "gltf", "GLTFLoader's result", gltf);
   }
-  expectGltfOptions("fromThreeGltf", options);
+  // Only the options bag itself: a wrong-typed field is read as absent (a label, a flag), never a crash.
+  expectObject("fromThreeGltf", "options", options);
   const file = options.fileName ?? "<three>";
   const sink = new DiagnosticSink(file);
   const json = gltf.parser.json;

@@ -44,18 +44,23 @@ export interface ThreeBindResult {
 
 /** The candidate objects of a bind target, in a stable order (depth-first for a subtree). */
 export function threeObjectsOf(target: ThreeBindTarget): Object3D[] {
-  const expected = "a three Skeleton, SkinnedMesh, Object3D or array of Object3Ds";
+  const fn = "threeObjectsOf";
   if (Array.isArray(target)) {
     target.forEach((o: unknown, i) => {
-      if (typeof o !== "object" || o === null || (o as Partial<Object3D>).isObject3D !== true) throw argumentError("threeObjectsOf", `target[${i}]`, "a three Object3D", o);
+      if (typeof o !== "object" || o === null || (o as Partial<Object3D>).isObject3D !== true) throw argumentError(fn, `target[${i}]`, "a three Object3D", o);
     });
-    return [...(target as readonly Object3D[])];
+  } else if (typeof (target as Partial<Object3D> | null)?.traverse !== "function" && !(Array.isArray((target as Partial<ThreeSkeleton> | null)?.bones) && (target as ThreeSkeleton).boneInverses)) {
+    throw argumentError(fn, "target", "a three Skeleton, SkinnedMesh, Object3D or array of Object3Ds", target);
   }
-  if (typeof target !== "object" || target === null) throw argumentError("threeObjectsOf", "target", expected, target);
+  return objectsOf(target);
+}
+
+/** `threeObjectsOf` without the argument check, for bindThreeSkeleton's own (checked) target. */
+function objectsOf(target: ThreeBindTarget): Object3D[] {
+  if (Array.isArray(target)) return [...(target as readonly Object3D[])];
   const t = target as Partial<ThreeSkeleton> & Partial<SkinnedMesh> & Object3D;
   if (Array.isArray(t.bones) && t.boneInverses) return [...t.bones]; // a three Skeleton
   if (t.isSkinnedMesh === true && t.skeleton) return [...t.skeleton.bones];
-  if (typeof t.traverse !== "function") throw argumentError("threeObjectsOf", "target", expected, target);
   const all: Object3D[] = [];
   (target as Object3D).traverse((o) => all.push(o));
   return all;
@@ -77,7 +82,7 @@ export function bindThreeSkeleton(skeleton: Skeleton, target: ThreeBindTarget, o
   expectOptionalObject(fn, "options", options);
   if (options.nodeIndexOf !== undefined) expectFunction(fn, "options.nodeIndexOf", options.nodeIndexOf);
   if (options.file !== undefined) expectString(fn, "options.file", options.file);
-  const candidates = threeObjectsOf(target);
+  const candidates = objectsOf(target);
   const boneByName = new Map<string, Object3D>();
   const otherByName = new Map<string, Object3D>();
   const byNode = new Map<number, Object3D>();
