@@ -1,10 +1,8 @@
 import type { TransformNode } from "@babylonjs/core/Meshes/transformNode.js";
-import { expectNumberArrayAt, expectPose } from "../errors/check-argument.ts";
+import { expectNumberArrayAt, expectPose, expectSkeleton } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
 import { expectBabylonBinding, expectTransformNode } from "./check-babylon-arguments.ts";
 import type { BabylonBinding } from "./babylon-binding.ts";
-import { expectPose } from "../errors/check-argument.ts";
-import { expectBabylonBinding } from "./babylon-binding.ts";
 
 /**
  * Writes `pose` (the binding's skeleton's joint order) into the bound nodes' `position`,
@@ -38,6 +36,7 @@ export function applyPoseToBabylon(binding: BabylonBinding, pose: Pose): void {
  */
 export function readPoseFromBabylon(out: Pose, binding: BabylonBinding): Pose {
   expectBabylonBinding("readPoseFromBabylon", "binding", binding);
+  expectSkeleton("readPoseFromBabylon", "binding.skeleton", binding.skeleton);
   expectPose("readPoseFromBabylon", "out", out, binding.skeleton.jointCount);
   const rest = binding.skeleton.rest;
   const map = binding.nodeOfJoint;

@@ -150,13 +150,3 @@ export function bindBabylonSkeleton(skeleton: Skeleton, target: BabylonBindTarge
   }
   return { binding: Object.freeze({ skeleton, nodes: Object.freeze(nodes), nodeOfJoint, jointOfNode: Int16Array.from(joints) }), diagnostics };
 }
-
-/** A BabylonBinding from bindBabylonSkeleton or skeletonFromBabylon: its skeleton, nodes and joint → node map. */
-export function expectBabylonBinding(fn: string, argument: string, value: unknown): asserts value is BabylonBinding {
-  const b = value as Partial<BabylonBinding> | null;
-  if (typeof b !== "object" || b === null || !Array.isArray(b.nodes) || !(b.nodeOfJoint instanceof Int16Array)) {
-    throw argumentError(fn, argument, "a BabylonBinding (from bindBabylonSkeleton or skeletonFromBabylon)", value);
-  }
-  expectSkeleton(fn, `${argument}.skeleton`, b.skeleton);
-  if (b.nodeOfJoint.length !== b.skeleton!.jointCount) throw argumentError(fn, argument, "a BabylonBinding with one nodeOfJoint entry per joint", value);
-}

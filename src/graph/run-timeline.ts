@@ -1,11 +1,9 @@
-import { expectObject, expectOneOf } from "../errors/check-argument.ts";
-import { expectInstance } from "./check-graph.ts";
 import { setParam, travel, trigger } from "./commands.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, StepResult } from "./graph-instance.ts";
 import { step } from "./step.ts";
 import { MAX_TIMELINE_STEPS, type Timeline, type TimelineCommand } from "./timeline.ts";
-import { argumentError, expectFunction, rangeError } from "../errors/check-argument.ts";
+import { argumentError, expectFunction, expectObject, expectOneOf, rangeError } from "../errors/check-argument.ts";
 import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import { AnimgraphError } from "../errors/animgraph-error.ts";
 

@@ -1,10 +1,8 @@
 import { Quaternion, Vector3, type Object3D } from "three";
-import { expectNumberArrayAt, expectPose } from "../errors/check-argument.ts";
+import { expectNumberArrayAt, expectPose, expectSkeleton } from "../errors/check-argument.ts";
 import type { Pose } from "../pose/pose.ts";
 import { expectObject3D, expectThreeBinding } from "./check-three-arguments.ts";
 import type { ThreeBinding } from "./three-binding.ts";
-import { expectPose } from "../errors/check-argument.ts";
-import { expectThreeBinding } from "./three-binding.ts";
 
 /**
  * Writes `pose` (the binding's skeleton's joint order) into the bound three.js objects' `position`,
@@ -34,6 +32,7 @@ export function applyPoseToThree(binding: ThreeBinding, pose: Pose): void {
  */
 export function readPoseFromThree(out: Pose, binding: ThreeBinding): Pose {
   expectThreeBinding("readPoseFromThree", "binding", binding);
+  expectSkeleton("readPoseFromThree", "binding.skeleton", binding.skeleton);
   expectPose("readPoseFromThree", "out", out, binding.skeleton.jointCount);
   const rest = binding.skeleton.rest;
   const map = binding.objectOfJoint;

@@ -130,13 +130,3 @@ export function bindThreeSkeleton(skeleton: Skeleton, target: ThreeBindTarget, o
   }
   return { binding: Object.freeze({ skeleton, objects: Object.freeze(objects), objectOfJoint, jointOfObject: Int16Array.from(joints) }), diagnostics };
 }
-
-/** A ThreeBinding from bindThreeSkeleton or fromThreeGltf: its skeleton, objects and joint → object map. */
-export function expectThreeBinding(fn: string, argument: string, value: unknown): asserts value is ThreeBinding {
-  const b = value as Partial<ThreeBinding> | null;
-  if (typeof b !== "object" || b === null || !Array.isArray(b.objects) || !(b.objectOfJoint instanceof Int16Array)) {
-    throw argumentError(fn, argument, "a ThreeBinding (from bindThreeSkeleton or fromThreeGltf)", value);
-  }
-  expectSkeleton(fn, `${argument}.skeleton`, b.skeleton);
-  if (b.objectOfJoint.length !== b.skeleton!.jointCount) throw argumentError(fn, argument, "a ThreeBinding with one objectOfJoint entry per joint", value);
-}
