@@ -29,14 +29,13 @@ export function deadBlendWeightAt(curve: Curve, v: Float64Array, i: number): voi
   if (!(u > 0)) u = 0;
   else if (u > 1) u = 1;
   evaluateCurveAt(curve, v, i);
-  // c′(0) and c″(0) of each curve (src/math/curves.ts).
+  // c′(0) and c″(0) of each curve (src/math/curves.ts); smootherstep's are 0.
   let slope = 0, accel = 0;
   switch (curve) {
     case "linear": slope = 1; break;
     case "smoothstep": accel = 6; break;
     case "easeIn": accel = 2; break;
     case "easeOut": slope = 2; accel = -2; break;
-    case "smootherstep": return;
   }
   // (1 − u)⁶ = 1 − 6u + …: the 6·c′(0) in the u² term cancels what the fade's slope adds back.
   const f = 1 - u, f2 = f * f, fade = f2 * f2 * f2;
@@ -78,12 +77,19 @@ export function deadBlendAt(out: Pose, target: Pose, extrapolated: Pose, directi
     directions[k4] = dx; directions[k4 + 1] = dy; directions[k4 + 2] = dz; directions[k4 + 3] = dw;
     // d^k = exp(k·log d): the same axis, k times the angle (up to a full turn: dw < 0 is more than half).
     const sin = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (sin < 1e-12) {
-      or[k4] = qx; or[k4 + 1] = qy; or[k4 + 2] = qz; or[k4 + 3] = qw;
-      continue;
-    }
+    // No rotation between them (sin = 0): the target's rotation.
+    const inv = sin > 1e-12 ? 1 / sin : 0;
     const half = k * Math.atan2(sin, dw);
-    const s = Math.sin(half) / sin, cw = Math.cos(half);
+    let s: number, cw: number;
+    if (half < 1.5) {
+      // The extrapolation's Taylor series (below), for the half angle.
+      const h2 = half * half;
+      cw = 1 + h2 * (-1 / 2 + h2 * (1 / 24 + h2 * (-1 / 720 + h2 * (1 / 40320 + h2 * (-1 / 3628800 + h2 / 479001600)))));
+      s = 2 * half * inv * (0.5 + h2 * (-1 / 12 + h2 * (1 / 240 + h2 * (-1 / 10080 + h2 * (1 / 725760 + h2 * (-1 / 79833600 + h2 / 12454041600))))));
+    } else {
+      s = Math.sin(half) * inv;
+      cw = Math.cos(half);
+    }
     const cx = dx * s, cy = dy * s, cz = dz * s;
     // d^k · q_T, renormalised (float32 storage leaves it a few ulps off unit).
     const nx = cw * qx + cx * qw + cy * qz - cz * qy;
@@ -118,11 +124,17 @@ export function extrapolationRatesInto(rates: Float64Array, velocity: Float64Arr
  */
 export function extrapolatePoseAt(out: Pose, source: Pose, velocity: Float64Array, rates: Float64Array, ws: Float64Array, wi: number): void {
   const tau = ws[wi]!;
+  // Most joints share the transition's rate: k(τ) is computed again only when the rate changes.
+  let lastRate = NaN, k = 0;
   const st = source.t, ss = source.s, sr = source.r, ot = out.t, os = out.s, or = out.r;
   for (let j = 0; j < source.jointCount; j++) {
     const o = OFFSET_STRIDE * j, k3 = 3 * j, k4 = 4 * j;
-    const lambda = rates[j]!, lt = lambda * tau;
-    const k = lt > 0 ? (2 - (2 + lt) * Math.exp(-lt)) / lambda : 0;
+    const lambda = rates[j]!;
+    if (lambda !== lastRate) {
+      const lt = lambda * tau;
+      k = lt > 0 ? (2 - (2 + lt) * Math.exp(-lt)) / lambda : 0;
+      lastRate = lambda;
+    }
     ot[k3] = st[k3]! + k * velocity[o]!;
     ot[k3 + 1] = st[k3 + 1]! + k * velocity[o + 1]!;
     ot[k3 + 2] = st[k3 + 2]! + k * velocity[o + 2]!;
@@ -131,13 +143,12 @@ export function extrapolatePoseAt(out: Pose, source: Pose, velocity: Float64Arra
     os[k3 + 2] = ss[k3 + 2]! + k * velocity[o + 8]!;
     const qx = sr[k4]!, qy = sr[k4 + 1]!, qz = sr[k4 + 2]!, qw = sr[k4 + 3]!;
     const rx = k * velocity[o + 3]!, ry = k * velocity[o + 4]!, rz = k * velocity[o + 5]!;
-    const angle = Math.sqrt(rx * rx + ry * ry + rz * rz);
-    if (angle < 1e-12) {
-      or[k4] = qx; or[k4 + 1] = qy; or[k4 + 2] = qz; or[k4 + 3] = qw;
-      continue;
-    }
-    // exp(r) · q, renormalised.
-    const s = Math.sin(0.5 * angle) / angle, cw = Math.cos(0.5 * angle);
+    // exp(r) · q, renormalised; the half angle h = |r|/2 is at most MAX_EXTRAPOLATED_ANGLE / 2 < π/2:
+    // Taylor series in h² (7 terms: error below 1e-8 for h ≤ π/2; no square root, a third of the cost of
+    // Math.sin and cos; r = 0 gives the identity).
+    const h2 = 0.25 * (rx * rx + ry * ry + rz * rz);
+    const cw = 1 + h2 * (-1 / 2 + h2 * (1 / 24 + h2 * (-1 / 720 + h2 * (1 / 40320 + h2 * (-1 / 3628800 + h2 / 479001600)))));
+    const s = 0.5 + h2 * (-1 / 12 + h2 * (1 / 240 + h2 * (-1 / 10080 + h2 * (1 / 725760 + h2 * (-1 / 79833600 + h2 / 12454041600)))));
     const cx = rx * s, cy = ry * s, cz = rz * s;
     const nx = cw * qx + cx * qw + cy * qz - cz * qy;
     const ny = cw * qy - cx * qz + cy * qw + cz * qx;
