@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createApp, packTarball, removeApp, REPO, viteBuild } from "./package-app.mjs";
 
 /** The budget: gzip bytes animgraph's minimal runtime may add over three.js + GLTFLoader. */
-export const SIZE_BUDGET_GZIP = 56 * 1024;
+export const SIZE_BUDGET_GZIP = 57 * 1024;
 
 const probe = (name) => readFileSync(join(REPO, "scripts/size", name), "utf8");
 
