@@ -141,7 +141,7 @@ export { checkGraph, parseProperties, formatCheckReport } from "./check/index.ts
 export type {
   CompiledGraph, CompiledParam, CompiledCondition, CompiledTransition, CompiledEvent, CompiledMotion, CompiledState,
   CompiledMachine, CompiledLayer, InterruptMode, RuntimeOptions, ResolvedRuntimeOptions, CompileGraphResult,
-  ProceduralClip, ProceduralClipInit, MotionSource, GraphInstance, MachineInstance, InertialState, StackEntry, StepResult, LayerStepInfo,
+  ProceduralClip, ProceduralClipInit, MotionSource, GraphInstance, MachineInstance, InertialState, PoseKeeper, StackEntry, StepResult, LayerStepInfo,
   GraphEvent, GraphEventType, EventQueue, TravelPlan, Timeline, TimelineCommand, ParseTimelineResult, Hasher,
   DigestRunOptions, RunDigest, StepSnapshot, LayerSnapshot, EventSnapshot,
   StepExplanation, MachineExplanation, TransitionExplanation, TransitionVerdict, ConditionExplanation,

@@ -3,11 +3,20 @@ import { argumentError, expectSkeleton } from "../errors/check-argument.ts";
 import type { CompressedClip } from "./compressed-clip.ts";
 import type { CompressedClipCursor } from "./sample-compressed-clip.ts";
 
+/** Clips that passed the full check once (compressed clips are not changed after compressClip/readAgc). */
+const checkedClips = new WeakSet<object>();
+
 /**
  * A CompressedClip from compressClip or readAgc (its skeleton, grid and tracks); with `jointCount`, a
  * clip of another skeleton is ERR_SKELETON_MISMATCH.
  */
 export function expectCompressedClip(fn: string, argument: string, value: unknown, jointCount = -1): asserts value is CompressedClip {
+  if (checkedClips.has(value as object)) {
+    // A clip seen before is only matched against the skeleton: sampling calls this every frame, and the
+    // full check builds argument paths (strings) that would allocate per pose.
+    const J = (value as CompressedClip).skeleton.jointCount;
+    if (jointCount < 0 || J === jointCount) return;
+  }
   const clip = value as Partial<CompressedClip> | null;
   if (typeof clip !== "object" || clip === null || typeof clip.name !== "string" || !Number.isInteger(clip.frameCount) || typeof clip.sampleRate !== "number"
     || typeof clip.startTime !== "number" || !Array.isArray(clip.tracks) || !(clip.trackIndex instanceof Int32Array)) {
@@ -20,6 +29,7 @@ export function expectCompressedClip(fn: string, argument: string, value: unknow
       argument, expected: `a CompressedClip of ${jointCount} joints`, received: `a CompressedClip of ${J} joints`,
     });
   }
+  checkedClips.add(clip);
 }
 
 /** A cursor from createCompressedClipCursor made for `clip` (one of another clip is ERR_INVALID_VALUE). */

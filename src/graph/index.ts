@@ -8,7 +8,7 @@ export type { CompileGraphResult } from "./compile-graph.ts";
 export { compileGraph, compileLintedGraph, resolveRuntimeOptions } from "./compile-graph.ts";
 export type { ProceduralClip, ProceduralClipInit, MotionSource } from "./motion-source.ts";
 export { createProceduralClip, isProceduralClip } from "./motion-source.ts";
-export type { GraphInstance, MachineInstance, InertialState, StackEntry, StepResult, LayerStepInfo } from "./graph-instance.ts";
+export type { GraphInstance, MachineInstance, InertialState, PoseKeeper, StackEntry, StepResult, LayerStepInfo } from "./graph-instance.ts";
 export { createInstance, disposeInstance } from "./graph-instance.ts";
 export type { GraphEvent, GraphEventType, EventQueue } from "./graph-events.ts";
 export type { TravelPlan } from "./commands.ts";
