@@ -3,45 +3,25 @@
 // record-and-rewind bar, where the rewound character shows the fault (frozen in Jump).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { build, preview, type PreviewServer } from "vite";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
 import { repoPath } from "../helpers/assets.ts";
+import { openStudioPage, skipWithoutChromium, type StudioPage } from "../helpers/studio-page.ts";
 
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
-
-let server: PreviewServer | undefined;
-// Its own build directory: other end-to-end files build the studio into studio/dist at the same time.
-const outDir = mkdtempSync(join(tmpdir(), "animgraph-check-e2e-"));
-let browser: Browser | undefined;
+const skip = skipWithoutChromium;
+let studio: StudioPage | undefined;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 before(async () => {
   if (skip) return;
-  const configFile = repoPath("studio/vite.config.ts");
-  await build({ configFile, logLevel: "error", build: { outDir, emptyOutDir: true } });
-  server = await preview({ configFile, build: { outDir }, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--no-first-run", "--disable-background-networking", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.goto(server.resolvedUrls!.local[0]!);
-  await page.waitForFunction("window.animgraphStudio !== undefined");
-  await page.evaluate("window.animgraphStudio.ready");
+  studio = await openStudioPage("check", { width: 1280, height: 900 });
+  ({ page, pageErrors } = studio);
   await page.waitForFunction("document.body.dataset.state !== undefined", undefined, { timeout: 60_000 });
 }, { timeout: 180_000 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()));
-  rmSync(outDir, { recursive: true, force: true });
+  await studio?.close();
 });
 
 const checkItems = (): Promise<{ code: string; text: string; witness: boolean }[]> =>

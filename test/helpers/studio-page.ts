@@ -1,0 +1,46 @@
+// One studio page in headless Chromium for an end-to-end test file: the studio built into its own
+// directory (other e2e files build at the same time), served by vite preview, opened once it is ready.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build, preview } from "vite";
+import { chromium, type Page } from "playwright-core";
+import { repoPath } from "./assets.ts";
+
+export const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+/** node:test's `skip` for the studio's e2e tests: false, or why they cannot run. */
+export const skipWithoutChromium: false | string = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
+
+export interface StudioPage {
+  page: Page;
+  /** Console errors and uncaught exceptions of the page, in order. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openStudioPage(name: string, viewport: { width: number; height: number }): Promise<StudioPage> {
+  const outDir = mkdtempSync(join(tmpdir(), `animgraph-${name}-e2e-`));
+  const configFile = repoPath("studio/vite.config.ts");
+  await build({ configFile, logLevel: "error", build: { outDir, emptyOutDir: true } });
+  const server = await preview({ configFile, build: { outDir }, preview: { port: 0, host: "127.0.0.1" }, logLevel: "error" });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--no-first-run", "--disable-background-networking", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
+  });
+  const page = await browser.newPage({ viewport });
+  const pageErrors: string[] = [];
+  page.on("console", (m) => { if (m.type() === "error") pageErrors.push(m.text()); });
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await page.goto(server.resolvedUrls!.local[0]!);
+  await page.waitForFunction("window.animgraphStudio !== undefined");
+  await page.evaluate("window.animgraphStudio.ready");
+  return {
+    page,
+    pageErrors,
+    async close() {
+      await browser.close();
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
