@@ -1,6 +1,6 @@
 import { expectNumber, expectOneOf, expectPose } from "../errors/check-argument.ts";
-import { expectOptionalMask, QUAT_INTERPOLATIONS } from "./check-blend-arguments.ts";
-import { quatInterpolateAt, quatMultiply, type QuatInterpolation } from "../math/quat.ts";
+import { expectOptionalMask } from "./check-blend-arguments.ts";
+import { quatInterpolateAt, quatMultiply, QUAT_INTERPOLATIONS, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { BoneMask } from "./bone-mask.ts";
 

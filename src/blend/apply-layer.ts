@@ -1,9 +1,9 @@
 import { expectArray, expectNumber, expectOneOf, expectPose } from "../errors/check-argument.ts";
-import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, QUAT_INTERPOLATIONS, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import { applyAdditiveAt } from "./apply-additive.ts";
 import type { BoneMask } from "./bone-mask.ts";
-import { expectLayer, expectOptionalMask, LAYER_MODES, QUAT_INTERPOLATIONS } from "./check-blend-arguments.ts";
+import { expectLayer, expectOptionalMask, LAYER_MODES } from "./check-blend-arguments.ts";
 
 /** How a layer combines with the pose below it. */
 export type LayerMode = "override" | "additive";

@@ -1,7 +1,7 @@
 import { expectNumber, expectNumberArray, expectOneOf, expectOptionalObject, expectPose } from "../errors/check-argument.ts";
-import { quatInterpolateAt, quatNormalize, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, quatNormalize, QUAT_INTERPOLATIONS, type QuatInterpolation } from "../math/quat.ts";
 import { copyPose, type Pose } from "../pose/pose.ts";
-import { expectPoses, QUAT_INTERPOLATIONS } from "./check-blend-arguments.ts";
+import { expectPoses } from "./check-blend-arguments.ts";
 import { contributes, DEFAULT_WEIGHT_THRESHOLD } from "./normalize-weights.ts";
 
 /** Options of `blendPoses`. Pass a constant object: nothing here is meant to change per frame. */

@@ -1,6 +1,6 @@
-import { AnimgraphError } from "../errors/animgraph-error.ts";
-import { argumentError, expectArray, expectFiniteNumber, expectNumber, expectSkeleton, invalidValue } from "../errors/check-argument.ts";
+import { expectArray, expectFiniteNumber, expectNumber, expectSkeleton, invalidValue } from "../errors/check-argument.ts";
 import { descendantsOf, type Skeleton } from "../skeleton/skeleton.ts";
+import { expectMask } from "./check-blend-arguments.ts";
 
 /**
  * Per-joint layer weights in [0, 1], one per joint in skeleton order: 1 = the layer fully drives the
@@ -36,48 +36,35 @@ export function maskFromJoints(skeleton: Skeleton, rootNames: readonly string[],
 
 /** out[j] = 1 − mask[j] (lower body from an upper-body mask). `out` may be `mask`. */
 export function invertMask(out: BoneMask, mask: BoneMask): BoneMask {
-  expectMask("invertMask", "mask", mask);
-  expectMask("invertMask", "out", out, mask.length);
+  expectMask("invertMask", "mask", mask, -1);
+  expectMask("invertMask", "out", out, mask.length, "mask");
   for (let j = 0; j < mask.length; j++) out[j] = 1 - mask[j]!;
   return out;
 }
 
 /** out[j] = max(a[j], b[j]). `out` may alias either input. */
 export function maskUnion(out: BoneMask, a: BoneMask, b: BoneMask): BoneMask {
-  expectMask("maskUnion", "a", a);
-  expectMask("maskUnion", "b", b, a.length);
-  expectMask("maskUnion", "out", out, a.length);
+  expectMask("maskUnion", "a", a, -1);
+  expectMask("maskUnion", "b", b, a.length, "mask");
+  expectMask("maskUnion", "out", out, a.length, "mask");
   for (let j = 0; j < a.length; j++) out[j] = Math.max(a[j]!, b[j]!);
   return out;
 }
 
 /** out[j] = min(a[j], b[j]). `out` may alias either input. */
 export function maskIntersection(out: BoneMask, a: BoneMask, b: BoneMask): BoneMask {
-  expectMask("maskIntersection", "a", a);
-  expectMask("maskIntersection", "b", b, a.length);
-  expectMask("maskIntersection", "out", out, a.length);
+  expectMask("maskIntersection", "a", a, -1);
+  expectMask("maskIntersection", "b", b, a.length, "mask");
+  expectMask("maskIntersection", "out", out, a.length, "mask");
   for (let j = 0; j < a.length; j++) out[j] = Math.min(a[j]!, b[j]!);
   return out;
 }
 
 /** out[j] = mask[j] · k. `out` may be `mask`. */
 export function scaleMask(out: BoneMask, mask: BoneMask, k: number): BoneMask {
-  expectMask("scaleMask", "mask", mask);
-  expectMask("scaleMask", "out", out, mask.length);
+  expectMask("scaleMask", "mask", mask, -1);
+  expectMask("scaleMask", "out", out, mask.length, "mask");
   expectFiniteNumber("scaleMask", "k", k);
   for (let j = 0; j < mask.length; j++) out[j] = mask[j]! * k;
   return out;
-}
-
-/**
- * A mask argument: a Float32Array of `jointCount` weights (-1: any length). A mask of another length
- * is ERR_SKELETON_MISMATCH: it belongs to another skeleton.
- */
-function expectMask(fn: string, argument: string, value: unknown, jointCount = -1): void {
-  if (!(value instanceof Float32Array)) throw argumentError(fn, argument, "a BoneMask (a Float32Array, one weight per joint)", value);
-  if (jointCount >= 0 && value.length !== jointCount) {
-    throw new AnimgraphError("ERR_SKELETON_MISMATCH", `${fn}: ${argument} has ${value.length} joint weights but the other mask has ${jointCount}; they are masks of two skeletons`, {
-      argument, expected: `a BoneMask of ${jointCount} joints`, received: `a BoneMask of ${value.length} joints`,
-    });
-  }
 }

@@ -1,6 +1,5 @@
 import { argumentError, expectArray, expectNumber, expectObject, expectOneOf, expectPose } from "../errors/check-argument.ts";
 import { AnimgraphError } from "../errors/animgraph-error.ts";
-import type { QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { LayerMode } from "./apply-layer.ts";
 import type { BoneMask } from "./bone-mask.ts";
@@ -8,14 +7,19 @@ import type { BoneMask } from "./bone-mask.ts";
 // Boundary checks shared by the blend functions: a few typeof/instanceof tests and length comparisons
 // per call, nothing per joint.
 
-export const QUAT_INTERPOLATIONS: readonly QuatInterpolation[] = Object.freeze(["slerp", "fastSlerp", "nlerp"]);
 export const LAYER_MODES: readonly LayerMode[] = Object.freeze(["override", "additive"]);
 
-/** A BoneMask (Float32Array, one weight per joint) of `jointCount` joints; another length is ERR_SKELETON_MISMATCH. */
-export function expectMask(fn: string, argument: string, value: unknown, jointCount: number): asserts value is BoneMask {
-  if (!(value instanceof Float32Array)) throw argumentError(fn, argument, "a BoneMask (a Float32Array of one weight per joint)", value);
-  if (value.length !== jointCount) {
-    throw new AnimgraphError("ERR_SKELETON_MISMATCH", `${fn}: ${argument} has ${value.length} weights but the poses have ${jointCount} joints; it is a mask of another skeleton`, {
+/**
+ * A BoneMask (Float32Array, one weight per joint) of `jointCount` joints (any length when `jointCount` is
+ * negative); another length is ERR_SKELETON_MISMATCH, worded against the poses or against another mask.
+ */
+export function expectMask(fn: string, argument: string, value: unknown, jointCount: number, against: "poses" | "mask" = "poses"): asserts value is BoneMask {
+  if (!(value instanceof Float32Array)) throw argumentError(fn, argument, "a BoneMask (a Float32Array, one weight per joint)", value);
+  if (jointCount >= 0 && value.length !== jointCount) {
+    const message = against === "poses"
+      ? `${fn}: ${argument} has ${value.length} weights but the poses have ${jointCount} joints; it is a mask of another skeleton`
+      : `${fn}: ${argument} has ${value.length} joint weights but the other mask has ${jointCount}; they are masks of two skeletons`;
+    throw new AnimgraphError("ERR_SKELETON_MISMATCH", message, {
       argument, expected: `a BoneMask of ${jointCount} weights`, received: `a Float32Array of length ${value.length}`,
     });
   }

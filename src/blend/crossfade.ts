@@ -1,7 +1,6 @@
 import { expectNumber, expectOneOf, expectPose } from "../errors/check-argument.ts";
-import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
+import { quatInterpolateAt, QUAT_INTERPOLATIONS, type QuatInterpolation } from "../math/quat.ts";
 import { copyPose, type Pose } from "../pose/pose.ts";
-import { QUAT_INTERPOLATIONS } from "./check-blend-arguments.ts";
 
 /**
  * The seed's two-way crossfade P = (1 − w)·P_from + w·P_to (its P = w₁P₁ + (1 − w₁)P₂ with w₁ = 1 − w):

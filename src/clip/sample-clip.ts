@@ -1,4 +1,4 @@
-import type { QuatInterpolation } from "../math/quat.ts";
+import { QUAT_INTERPOLATIONS, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import type { Clip } from "./clip.ts";
 import { expectArray, expectClip, expectNumber, expectOneOf, expectPose, expectSkeleton, expectTypedArray, invalidValue } from "../errors/check-argument.ts";
@@ -21,11 +21,10 @@ export function sampleClip(out: Pose, clip: Clip, time: number, cursor: ClipCurs
   if (out === clip.skeleton.rest) throw invalidValue(fn, "out", "must not be the skeleton's rest pose (sampling would overwrite it)");
   expectNumber(fn, "time", time);
   expectClipCursor(fn, "cursor", cursor, clip);
-  expectOneOf(fn, "quatMode", quatMode, QUAT_MODES);
+  expectOneOf(fn, "quatMode", quatMode, QUAT_INTERPOLATIONS);
   return sampleClipUnchecked(out, clip, time, cursor, quatMode);
 }
 
-const QUAT_MODES: readonly QuatInterpolation[] = ["slerp", "fastSlerp", "nlerp"];
 
 /** `sampleClip` without the argument checks: what the library's own loops call. */
 export function sampleClipUnchecked(out: Pose, clip: Clip, time: number, cursor: ClipCursor, quatMode: QuatInterpolation = "slerp"): Pose {

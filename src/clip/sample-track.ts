@@ -1,4 +1,4 @@
-import { quatInterpolateAt, quatNormalize, type QuatInterpolation } from "../math/quat.ts";
+import { QUAT_INTERPOLATIONS, quatInterpolateAt, quatNormalize, type QuatInterpolation } from "../math/quat.ts";
 import type { Interpolation } from "./clip.ts";
 import { findKeyAt } from "./find-key.ts";
 import { argumentError, expectBoolean, expectInteger, expectNumber, expectNumberArrayAt, expectOneOf, expectTypedArray, rangeError } from "../errors/check-argument.ts";
@@ -35,7 +35,7 @@ export function sampleTrack(
   expectOneOf(fn, "interpolation", interpolation, INTERPOLATIONS);
   expectBoolean(fn, "rotation", rotation);
   if (rotation && stride !== 4) throw rangeError(fn, "stride", "4 for a rotation track", stride);
-  expectOneOf(fn, "quatMode", quatMode, QUAT_MODES);
+  expectOneOf(fn, "quatMode", quatMode, QUAT_INTERPOLATIONS);
   expectNumber(fn, "time", time);
   expectInteger(fn, "hint", hint, Number.MIN_SAFE_INTEGER);
   const perKey = interpolation === "CUBICSPLINE" ? 3 * stride : stride;
@@ -44,7 +44,6 @@ export function sampleTrack(
 }
 
 const INTERPOLATIONS: readonly Interpolation[] = ["STEP", "LINEAR", "CUBICSPLINE"];
-const QUAT_MODES: readonly QuatInterpolation[] = ["slerp", "fastSlerp", "nlerp"];
 
 /** `sampleTrack` without the argument checks, for the library's own tracks. */
 export function sampleTrackUnchecked(

@@ -1,4 +1,4 @@
-import { quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
+import { QUAT_INTERPOLATIONS, quatInterpolateAt, type QuatInterpolation } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
 import { decodeRotationKey, decodeRotationPair, decodeVectorKey, TrackEncoding, type CompressedClip } from "./compressed-clip.ts";
 import { expectNumber, expectOneOf, expectPose, invalidValue } from "../errors/check-argument.ts";
@@ -95,11 +95,10 @@ export function sampleCompressedClip(
   if (out === clip.skeleton.rest) throw invalidValue(fn, "out", "must not be the skeleton's rest pose (sampling would overwrite it)");
   expectNumber(fn, "time", time);
   expectCompressedCursor(fn, "cursor", cursor, clip);
-  expectOneOf(fn, "quatMode", quatMode, QUAT_MODES);
+  expectOneOf(fn, "quatMode", quatMode, QUAT_INTERPOLATIONS);
   return sampleCompressedClipUnchecked(out, clip, time, cursor, quatMode);
 }
 
-const QUAT_MODES: readonly QuatInterpolation[] = ["slerp", "fastSlerp", "nlerp"];
 
 /** `sampleCompressedClip` without the argument checks: what the library's own loops call. */
 export function sampleCompressedClipUnchecked(

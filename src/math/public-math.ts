@@ -2,7 +2,7 @@ import { expectNumber, expectNumberArrayAt, expectOneOf } from "../errors/check-
 import * as mat4 from "./mat4.ts";
 import type { NumArray } from "./mat4.ts";
 import * as quat from "./quat.ts";
-import type { EulerOrder, QuatArray, QuatInterpolation } from "./quat.ts";
+import { QUAT_INTERPOLATIONS, type EulerOrder, type QuatArray, type QuatInterpolation } from "./quat.ts";
 import * as vec3 from "./vec3.ts";
 import type { Vec3Array } from "./vec3.ts";
 
@@ -12,7 +12,6 @@ import type { Vec3Array } from "./vec3.ts";
 // each is the unchecked function's.
 
 const EULER_ORDERS: readonly EulerOrder[] = ["XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"];
-const QUAT_MODES: readonly QuatInterpolation[] = ["slerp", "fastSlerp", "nlerp"];
 
 /** Writes the identity rotation (0, 0, 0, 1). Throws AnimgraphError on a wrong array, offset or number. */
 export function quatIdentity<T extends QuatArray>(out: T, o: number): T {
@@ -140,7 +139,7 @@ export function quatSlerpFast<T extends QuatArray>(out: T, o: number, a: QuatArr
 /** Dispatches to quatSlerp / quatSlerpFast / quatNlerp (all shortest-arc). Throws AnimgraphError on a wrong array, offset or number. */
 export function quatInterpolate<T extends QuatArray>(mode: QuatInterpolation, out: T, o: number, a: QuatArray, ao: number, b: QuatArray, bo: number, t: number): T {
   const fn = "quatInterpolate";
-  expectOneOf(fn, "mode", mode, QUAT_MODES);
+  expectOneOf(fn, "mode", mode, QUAT_INTERPOLATIONS);
   expectNumberArrayAt(fn, "out", out, "o", o, 4);
   expectNumberArrayAt(fn, "a", a, "ao", ao, 4);
   expectNumberArrayAt(fn, "b", b, "bo", bo, 4);

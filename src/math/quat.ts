@@ -378,6 +378,9 @@ const twistArgs = new Float64Array(2);
  */
 export type QuatInterpolation = "slerp" | "fastSlerp" | "nlerp";
 
+/** Every QuatInterpolation, for argument checks. */
+export const QUAT_INTERPOLATIONS: readonly QuatInterpolation[] = Object.freeze(["slerp", "fastSlerp", "nlerp"]);
+
 /** Dispatches to quatSlerp / quatSlerpFast / quatNlerp (all shortest-arc). */
 export function quatInterpolate<T extends QuatArray>(
   mode: QuatInterpolation,
