@@ -1,7 +1,7 @@
 // Dead blending in the crowd kernel: the same formulas as src/blend/dead-blend.ts, four joints per f32x4
 // (docs/transitions.md, "deadBlend"). The JS recorder (src/crowd/wasm/kernel-poses.ts) records them when
 // step.ts would run extrapolatePoseAt and deadBlendAt.
-import { MOVES_R, MOVES_S, MOVES_T, VECTOR_GROUP, copyPlanes, turn } from "./inertial";
+import { MOVES_R, MOVES_S, MOVES_T, VECTOR_GROUP, atan2Upper, copyPlanes, turn } from "./inertial";
 
 /** 2 / MAX_EXTRAPOLATED_ANGLE (¾ of a half turn... of a turn: 0.75π), as dead-blend.ts. */
 const FAST: f32 = <f32>(2 / (0.75 * Math.PI));
@@ -96,31 +96,6 @@ export function extrapolate(dst: usize, source: usize, velocity: usize, tau: f32
     if (moves & MOVES_R) turn(dst + ro, source + ro, f32x4.mul(k, wx), f32x4.mul(k, wy), f32x4.mul(k, wz));
     else memory.copy(dst + ro, source + ro, 64);
   }
-}
-
-/** atan2(y, x) on four lanes for y ≥ 0 (so in [0, π]); within 1e-7 of Math.atan2. */
-// @ts-ignore: decorator
-@inline function atan2Upper(y: v128, x: v128): v128 {
-  const ax = f32x4.abs(x);
-  const swap = f32x4.gt(y, ax);
-  const num = v128.bitselect(ax, y, swap), den = v128.bitselect(y, ax, swap);
-  let a = f32x4.div(num, f32x4.max(den, f32x4.splat(1e-30))); // [0, 1]
-  // atan a = π/4 + atan((a − 1)/(a + 1)) above tan(π/8), leaving |t| ≤ 0.4143 for the series.
-  const high = f32x4.gt(a, f32x4.splat(0.41421356));
-  a = v128.bitselect(f32x4.div(f32x4.sub(a, f32x4.splat(1)), f32x4.add(a, f32x4.splat(1))), a, high);
-  const a2 = f32x4.mul(a, a);
-  let p = f32x4.splat(<f32>(1.0 / 17));
-  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 15)), f32x4.mul(a2, p));
-  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 13)), f32x4.mul(a2, p));
-  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 11)), f32x4.mul(a2, p));
-  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 9)), f32x4.mul(a2, p));
-  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 7)), f32x4.mul(a2, p));
-  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 5)), f32x4.mul(a2, p));
-  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 3)), f32x4.mul(a2, p));
-  p = f32x4.sub(f32x4.splat(1), f32x4.mul(a2, p));
-  let r = f32x4.add(f32x4.mul(a, p), v128.and(f32x4.splat(<f32>(Math.PI / 4)), high));
-  r = v128.bitselect(f32x4.sub(f32x4.splat(<f32>(Math.PI / 2)), r), r, swap);
-  return v128.bitselect(f32x4.sub(f32x4.splat(<f32>Math.PI), r), r, f32x4.lt(x, f32x4.splat(0)));
 }
 
 /** sin and cos of h ∈ [0, π] per lane (Taylor about π/2, |h − π/2| ≤ π/2, error below 1e-8); sin → `lanes`. */

@@ -18,66 +18,94 @@ const PI2: f32 = <f32>(Math.PI * Math.PI);
 /**
  * out ← (a ⊖ b) · inv, or from − (a ⊖ b) · inv when `from` is not 0 (an offset velocity: the source's
  * velocity less the target's): per joint t_a − t_b, the rotation vector of q_a · q_b⁻¹ (shortest way
- * round), s_a − s_b. Per joint in float64 with atan2, as poseDifferenceAt: it runs once when a
- * transition starts or learns its target's velocity, not per frame. Padding lanes get 0.
+ * round), s_a − s_b, as poseDifferenceAt. Four joints per f32x4. The product's vector part is taken from
+ * δ = q_a − q_b (d = bw·δ − δw·b − δ × b, exact algebra since b × b = 0): a velocity compares two poses a
+ * frame apart, whose quaternions agree in their leading digits, and float32 products of the full
+ * quaternions would cancel those digits away (a relative error of 1e-5 on a velocity); δ's products keep
+ * float32's relative precision, which puts the kernel within a few 1e-7 of the float64 JS. angle/sin by
+ * atan's series in t = sin/cos below 11° (five terms, below float32 rounding), atan2 beyond. Still joints
+ * (the same bits in both poses) come out exactly 0; padding lanes get 0.
  */
 export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: usize, groups: i32, joints: i32): void {
   const rb = <usize>(groups << 6);
   const sb = rb + <usize>(groups * 48);
-  for (let j = 0; j < groups << 2; j++) {
-    const g = <usize>(j >> 2);
-    const lane = <usize>((j & 3) << 2);
-    const o = out + g * VECTOR_GROUP + lane;
-    if (j >= joints) {
-      for (let p = 0; p < 9; p++) store<f32>(o + (<usize>p << 4), 0);
-      continue;
-    }
-    const to = rb + g * 48 + lane, so = sb + g * 48 + lane, ro = (g << 6) + lane;
-    if (sameJoint(a, b, ro, to, so)) {
-      // A joint both poses hold still (most of a character's, in most clips): a zero difference.
-      for (let p = 0; p < 9; p++) {
-        const q = <usize>(p << 4);
-        store<f32>(o + q, from != 0 ? load<f32>(from + g * VECTOR_GROUP + lane + q) : 0);
-      }
-      continue;
-    }
+  const iv = f32x4.splat(<f32>inv);
+  const two = f32x4.splat(2);
+  const lanes = i32x4(0, 1, 2, 3);
+  for (let gi = 0; gi < groups; gi++) {
+    const g = <usize>gi;
+    const o = out + g * VECTOR_GROUP;
+    const f = from + g * VECTOR_GROUP;
+    const live = i32x4.lt_s(lanes, i32x4.splat(joints - (gi << 2)));
+    const to = rb + g * 48, so = sb + g * 48, ro = g << 6;
     for (let c = 0; c < 3; c++) {
       const k = <usize>(c << 4);
-      store<f64>(scratch + (<usize>c << 3), (<f64>load<f32>(a + to + k) - <f64>load<f32>(b + to + k)) * inv);
-      store<f64>(scratch + (<usize>(c + 6) << 3), (<f64>load<f32>(a + so + k) - <f64>load<f32>(b + so + k)) * inv);
+      let t = f32x4.mul(f32x4.sub(v128.load(a + to + k), v128.load(b + to + k)), iv);
+      let s = f32x4.mul(f32x4.sub(v128.load(a + so + k), v128.load(b + so + k)), iv);
+      if (from != 0) {
+        t = f32x4.sub(v128.load(f + k), t);
+        s = f32x4.sub(v128.load(f + k, 96), s);
+      }
+      v128.store(o + k, v128.and(t, live));
+      v128.store(o + k, v128.and(s, live), 96);
     }
-    const ax = <f64>load<f32>(a + ro), ay = <f64>load<f32>(a + ro, 16), az = <f64>load<f32>(a + ro, 32), aw = <f64>load<f32>(a + ro, 48);
-    const bx = <f64>load<f32>(b + ro), by = <f64>load<f32>(b + ro, 16), bz = <f64>load<f32>(b + ro, 32), bw = <f64>load<f32>(b + ro, 48);
-    // d = a · b⁻¹ (b unit: its inverse is its conjugate).
-    let dx = -aw * bx + ax * bw - ay * bz + az * by;
-    let dy = -aw * by + ay * bw - az * bx + ax * bz;
-    let dz = -aw * bz + az * bw - ax * by + ay * bx;
-    let dw = aw * bw + ax * bx + ay * by + az * bz;
-    if (dw < 0) {
-      dx = -dx; dy = -dy; dz = -dz; dw = -dw;
+    const bx = v128.load(b + ro), by = v128.load(b + ro, 16), bz = v128.load(b + ro, 32), bw = v128.load(b + ro, 48);
+    const ax = v128.load(a + ro), ay = v128.load(a + ro, 16), az = v128.load(a + ro, 32), aw = v128.load(a + ro, 48);
+    const ex = f32x4.sub(ax, bx), ey = f32x4.sub(ay, by), ez = f32x4.sub(az, bz), ew = f32x4.sub(aw, bw);
+    let dx = f32x4.sub(f32x4.sub(f32x4.mul(bw, ex), f32x4.mul(ew, bx)), f32x4.sub(f32x4.mul(ey, bz), f32x4.mul(ez, by)));
+    let dy = f32x4.sub(f32x4.sub(f32x4.mul(bw, ey), f32x4.mul(ew, by)), f32x4.sub(f32x4.mul(ez, bx), f32x4.mul(ex, bz)));
+    let dz = f32x4.sub(f32x4.sub(f32x4.mul(bw, ez), f32x4.mul(ew, bz)), f32x4.sub(f32x4.mul(ex, by), f32x4.mul(ey, bx)));
+    let dw = f32x4.add(f32x4.add(f32x4.mul(aw, bw), f32x4.mul(ax, bx)), f32x4.add(f32x4.mul(ay, by), f32x4.mul(az, bz)));
+    const flip = v128.and(f32x4.lt(dw, f32x4.splat(0)), i32x4.splat(0x80000000));
+    dx = v128.xor(dx, flip); dy = v128.xor(dy, flip); dz = v128.xor(dz, flip); dw = v128.xor(dw, flip);
+    const sin = f32x4.sqrt(f32x4.add(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)), f32x4.mul(dz, dz)));
+    // angle / sin(angle / 2) = 2·atan2(sin, cos) / sin, → 2 as the angle → 0.
+    const t = f32x4.div(sin, f32x4.max(dw, f32x4.splat(1e-30)));
+    const t2 = f32x4.mul(t, t);
+    let p = f32x4.sub(f32x4.splat(<f32>(1.0 / 7)), f32x4.mul(t2, f32x4.splat(<f32>(1.0 / 9))));
+    p = f32x4.sub(f32x4.splat(<f32>(1.0 / 5)), f32x4.mul(t2, p));
+    p = f32x4.sub(f32x4.splat(<f32>(1.0 / 3)), f32x4.mul(t2, p));
+    p = f32x4.sub(f32x4.splat(1), f32x4.mul(t2, p));
+    let k = f32x4.div(f32x4.mul(two, p), dw);
+    const far = f32x4.ge(sin, f32x4.mul(dw, f32x4.splat(0.1)));
+    if (v128.any_true(far)) k = v128.bitselect(f32x4.div(f32x4.mul(two, atan2Upper(sin, dw)), sin), k, far);
+    k = f32x4.mul(k, iv);
+    let rx = f32x4.mul(dx, k), ry = f32x4.mul(dy, k), rz = f32x4.mul(dz, k);
+    if (from != 0) {
+      rx = f32x4.sub(v128.load(f, 48), rx);
+      ry = f32x4.sub(v128.load(f, 64), ry);
+      rz = f32x4.sub(v128.load(f, 80), rz);
     }
-    const sin = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    // angle / sin(angle / 2) = 2·atan2(sin, cos) / sin, → 2 as the angle → 0; below a turn of ~11° by
-    // atan's series in t = sin / cos (nine terms: within 1e-19 of atan2, and four times as fast).
-    let k: f64;
-    if (sin < 0.1 * dw) {
-      const t = sin / dw, t2 = t * t;
-      k = (2 / dw) * (1 - t2 * (1.0 / 3 - t2 * (1.0 / 5 - t2 * (1.0 / 7 - t2 * (1.0 / 9 - t2 * (1.0 / 11 - t2 * (1.0 / 13 - t2 * (1.0 / 15 - t2 / 17))))))));
-    } else k = (2 * Math.atan2(sin, dw)) / sin;
-    k *= inv;
-    store<f64>(scratch + 24, dx * k);
-    store<f64>(scratch + 32, dy * k);
-    store<f64>(scratch + 40, dz * k);
-    for (let p = 0; p < 9; p++) {
-      const v = load<f64>(scratch + (<usize>p << 3));
-      const q = <usize>(p << 4);
-      store<f32>(o + q, <f32>(from != 0 ? <f64>load<f32>(from + g * VECTOR_GROUP + lane + q) - v : v));
-    }
-  }
-  for (let gi = 0; gi < groups; gi++) {
-    const o = out + <usize>gi * VECTOR_GROUP;
+    v128.store(o, v128.and(rx, live), 48);
+    v128.store(o, v128.and(ry, live), 64);
+    v128.store(o, v128.and(rz, live), 80);
     store<i32>(o, (nonZero(o) ? MOVES_T : 0) | (nonZero(o + 48) ? MOVES_R : 0) | (nonZero(o + 96) ? MOVES_S : 0), 144);
   }
+}
+
+/** atan2(y, x) on four lanes for y ≥ 0 (so in [0, π]); within 1e-7 of Math.atan2. */
+// @ts-ignore: decorator
+@inline export function atan2Upper(y: v128, x: v128): v128 {
+  const ax = f32x4.abs(x);
+  const swap = f32x4.gt(y, ax);
+  const num = v128.bitselect(ax, y, swap), den = v128.bitselect(y, ax, swap);
+  let a = f32x4.div(num, f32x4.max(den, f32x4.splat(1e-30))); // [0, 1]
+  // atan a = π/4 + atan((a − 1)/(a + 1)) above tan(π/8), leaving |t| ≤ 0.4143 for the series.
+  const high = f32x4.gt(a, f32x4.splat(0.41421356));
+  a = v128.bitselect(f32x4.div(f32x4.sub(a, f32x4.splat(1)), f32x4.add(a, f32x4.splat(1))), a, high);
+  const a2 = f32x4.mul(a, a);
+  let p = f32x4.splat(<f32>(1.0 / 17));
+  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 15)), f32x4.mul(a2, p));
+  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 13)), f32x4.mul(a2, p));
+  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 11)), f32x4.mul(a2, p));
+  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 9)), f32x4.mul(a2, p));
+  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 7)), f32x4.mul(a2, p));
+  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 5)), f32x4.mul(a2, p));
+  p = f32x4.sub(f32x4.splat(<f32>(1.0 / 3)), f32x4.mul(a2, p));
+  p = f32x4.sub(f32x4.splat(1), f32x4.mul(a2, p));
+  let r = f32x4.add(f32x4.mul(a, p), v128.and(f32x4.splat(<f32>(Math.PI / 4)), high));
+  r = v128.bitselect(f32x4.sub(f32x4.splat(<f32>(Math.PI / 2)), r), r, swap);
+  return v128.bitselect(f32x4.sub(f32x4.splat(<f32>Math.PI), r), r, f32x4.lt(x, f32x4.splat(0)));
 }
 
 /** Whether any lane of the three planes at `p` is not 0 (NaN counts). */
@@ -85,18 +113,6 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
 @inline function nonZero(p: usize): bool {
   const z = f32x4.splat(0);
   return v128.any_true(v128.or(v128.or(f32x4.ne(v128.load(p), z), f32x4.ne(v128.load(p, 16), z)), f32x4.ne(v128.load(p, 32), z)));
-}
-
-/** Whether one joint (lane offsets ro, to, so) has the same bits in poses a and b. */
-// @ts-ignore: decorator
-@inline function sameJoint(a: usize, b: usize, ro: usize, to: usize, so: usize): bool {
-  let same = true;
-  for (let c = 0; c < 4; c++) same = same && load<i32>(a + ro + (<usize>c << 4)) == load<i32>(b + ro + (<usize>c << 4));
-  for (let c = 0; c < 3; c++) {
-    same = same && load<i32>(a + to + (<usize>c << 4)) == load<i32>(b + to + (<usize>c << 4));
-    same = same && load<i32>(a + so + (<usize>c << 4)) == load<i32>(b + so + (<usize>c << 4));
-  }
-  return same;
 }
 
 /** dst ← pose + a·x (+ b·y) over three planes. */
@@ -117,8 +133,8 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
   v128.store(dst, v128.load(src, 32), 32);
 }
 
-// Nine float64 of one joint's difference; four float32 lanes for the rare large-angle exp.
-const scratch = memory.data(72, 16);
+// Four float32 lanes for the rare large-angle exp.
+const scratch = memory.data(16, 16);
 const lanes = memory.data(32, 16);
 
 /**
