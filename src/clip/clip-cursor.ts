@@ -1,4 +1,4 @@
-import { argumentError, invalidValue } from "../errors/check-argument.ts";
+import { argumentError, expectClip, invalidValue } from "../errors/check-argument.ts";
 import type { Clip } from "./clip.ts";
 
 /**
@@ -17,6 +17,8 @@ export interface ClipCursor {
 
 /** A cursor at the start of `clip`. */
 export function createClipCursor(clip: Clip): ClipCursor {
+  expectClip("createClipCursor", "clip", clip);
+  if (!Array.isArray(clip.floatTracks)) throw argumentError("createClipCursor", "clip", "a Clip (from createClip or a loader)", clip);
   return { clip, keys: new Int32Array(clip.tracks.length), floatKeys: new Int32Array(clip.floatTracks.length) };
 }
 

@@ -67,6 +67,7 @@ export function samplingPlan(clip: CompressedClip): SamplingPlan {
 
 /** A cursor for `clip` with nothing decoded yet. */
 export function createCompressedClipCursor(clip: CompressedClip): CompressedClipCursor {
+  expectCompressedClip("createCompressedClipCursor", "clip", clip);
   return { clip, plan: samplingPlan(clip), frame: Int32Array.of(-1, 0), cache: new Float32Array(8 * clip.tracks.length) };
 }
 

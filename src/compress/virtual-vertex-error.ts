@@ -24,8 +24,13 @@ export interface FrameSequence {
   readonly s: Float64Array;
 }
 
+/** The most floats one array of a FrameSequence holds (2^31 − 1): 16 GiB of float64 rotations, beyond any clip. */
+const MAX_SEQUENCE_FLOATS = 0x7fffffff;
+
 /** Allocates a frame sequence of `frameCount` frames of `jointCount` joints (zeros). */
 export function createFrameSequence(jointCount: number, frameCount: number): FrameSequence {
+  expectInteger("createFrameSequence", "jointCount", jointCount, 0, 0x7fff);
+  expectInteger("createFrameSequence", "frameCount", frameCount, 0, Math.floor(MAX_SEQUENCE_FLOATS / (4 * Math.max(1, jointCount))));
   const n = jointCount * frameCount;
   return { frameCount, jointCount, t: new Float64Array(3 * n), r: new Float64Array(4 * n), s: new Float64Array(3 * n) };
 }

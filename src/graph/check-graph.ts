@@ -1,7 +1,7 @@
-import { argumentError, expectNotDisposed } from "../errors/check-argument.ts";
+import { argumentError, expectNotDisposed, invalidValue } from "../errors/check-argument.ts";
 import { AnimgraphError } from "../errors/animgraph-error.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
-import type { GraphInstance } from "./graph-instance.ts";
+import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
 
 // Boundary checks for the runtime's calls (step, setParam, …): a few property tests per call, no
 // allocation, nothing per joint or per state.
@@ -33,4 +33,33 @@ export function expectInstance(fn: string, argument: string, value: unknown, gra
     throw new AnimgraphError(code, `${fn}: ${argument} was created for another graph ("${instance.graph.name}"), not this one ("${graph.name}")`,
       { argument, expected: "an instance created by createInstance(graph) for this graph", received: "an instance of another graph" });
   }
+}
+
+/**
+ * What `step(graph, instance, dt)` returned for this instance (its `instance.result`): a snapshot of
+ * another instance's result would name states of another character.
+ */
+export function expectStepResult(fn: string, argument: string, value: unknown, instance: GraphInstance): asserts value is StepResult {
+  if (value === instance.result) return;
+  const result = value as Partial<StepResult> | null;
+  if (typeof result !== "object" || result === null || !Array.isArray(result.layers) || typeof result.events !== "object"
+    || !(result.rootDelta instanceof Float64Array)) {
+    throw argumentError(fn, argument, "a StepResult (what step(graph, instance, dt) returned)", value);
+  }
+  throw invalidValue(fn, argument, "is the result of another instance's step; pass what step(graph, instance, dt) returned for this instance");
+}
+
+/**
+ * A machine instance of `instance` (one of `instance.layers`, or of `instance.machines` for nested
+ * machines): one of another character is ERR_INVALID_VALUE. An identity test, so the per-frame path
+ * pays one array load.
+ */
+export function expectMachineOf(fn: string, argument: string, value: unknown, instance: GraphInstance): asserts value is MachineInstance {
+  const mi = value as Partial<MachineInstance> | null;
+  if (typeof mi === "object" && mi !== null && typeof mi.machine === "object" && mi.machine !== null
+    && instance.machines[mi.machine.id] === mi) return;
+  if (typeof mi !== "object" || mi === null || typeof mi.machine !== "object" || mi.machine === null || !(mi.stateWeight instanceof Float64Array)) {
+    throw argumentError(fn, argument, "a MachineInstance (an element of instance.layers or instance.machines)", value);
+  }
+  throw invalidValue(fn, argument, "belongs to another instance; pass one of this instance's layers or machines");
 }

@@ -1,6 +1,7 @@
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, MachineInstance, StepResult } from "./graph-instance.ts";
 import { echo } from "../diagnostics/diagnostic.ts";
+import { expectCompiledGraph, expectInstance, expectStepResult } from "./check-graph.ts";
 import { expectNumber, expectNumberArray } from "../errors/check-argument.ts";
 import { expectArrayOfShape, expectShape, type FieldKind } from "../errors/check-shape.ts";
 import type { TransitionBlend } from "../spec/graph-spec.ts";
@@ -64,6 +65,9 @@ function nestedStates(mi: MachineInstance, prefix: string, out: string[]): void 
 
 /** Describes the instance right after `step` returned `result`. */
 export function describeStep(graph: CompiledGraph, instance: GraphInstance, result: StepResult): StepSnapshot {
+  expectCompiledGraph("describeStep", "graph", graph);
+  expectInstance("describeStep", "instance", instance, graph);
+  expectStepResult("describeStep", "result", result, instance);
   const layers = instance.layers.map((mi, li): LayerSnapshot => {
     const names = mi.machine.states.map((s) => s.name);
     const weights: Record<string, number> = {};

@@ -4,7 +4,9 @@ import { createInstance } from "./graph-instance.ts";
 import { runTimeline, timelineStepCount } from "./run-timeline.ts";
 import { createSha256, type Hasher } from "./sha256.ts";
 import type { Timeline } from "./timeline.ts";
-import { argumentError, expectPose } from "../errors/check-argument.ts";
+import { argumentError, describeValue, expectFunction, expectOptionalObject, expectPose, invalidValue } from "../errors/check-argument.ts";
+import { expectCompiledGraph } from "./check-graph.ts";
+import { expectDt, expectStepLimit, expectTimeline } from "./check-timeline.ts";
 
 /** Options of `digestRun`: the step length and the hash function. */
 export interface DigestRunOptions {
@@ -55,9 +57,26 @@ export function hashPoseUnchecked(hasher: Hasher, pose: Pose): void {
  * which is what lets the studio check its own replays against the CLI's.
  */
 export function digestRun(graph: CompiledGraph, timeline: Timeline, options: DigestRunOptions = {}): RunDigest {
+  expectDigestRunArguments(graph, timeline, options);
   const dt = options.dt ?? timeline.dt;
   const hasher = (options.createHasher ?? createSha256)();
+  if (typeof hasher !== "object" || hasher === null || typeof hasher.update !== "function" || typeof hasher.digest !== "function") {
+    throw invalidValue("digestRun", "options.createHasher", `returned ${describeValue(hasher)}, not a Hasher (an object with update(bytes) and digest())`);
+  }
   const instance = createInstance(graph);
   runTimeline(graph, instance, timeline, (_k, _t, result) => hashPoseUnchecked(hasher, result.pose), dt);
   return { digest: hasher.digest(), steps: timelineStepCount(timeline, dt) };
+}
+
+function expectDigestRunArguments(graph: unknown, timeline: unknown, options: unknown): void {
+  const fn = "digestRun";
+  expectCompiledGraph(fn, "graph", graph);
+  expectTimeline(fn, timeline);
+  expectOptionalObject(fn, "options", options);
+  const { dt, createHasher } = (options ?? {}) as DigestRunOptions;
+  if (dt !== undefined) expectDt(fn, dt, "options.dt");
+  if (createHasher !== undefined) expectFunction(fn, "options.createHasher", createHasher);
+  const runDt = dt ?? timeline.dt;
+  expectDt(fn, runDt, "timeline.dt");
+  expectStepLimit(fn, timeline, runDt);
 }

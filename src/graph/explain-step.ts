@@ -1,4 +1,5 @@
 import { expectFunction } from "../errors/check-argument.ts";
+import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import { expectArrayOfShape, expectShape, type FieldKind } from "../errors/check-shape.ts";
 import { conditionHolds } from "../state-machine/condition.ts";
 import { NONE, pickTransition, type ScanTrace } from "../state-machine/select-transition.ts";
@@ -93,7 +94,8 @@ export interface StepExplanation {
  * sub-steps of a long dt. The instance is left as it was. Allocates (a tool API, not for the frame loop).
  */
 export function explainStep(graph: CompiledGraph, instance: GraphInstance): StepExplanation {
-  if (instance.graph !== graph) throw new Error("explainStep: the instance was created for another graph");
+  expectCompiledGraph("explainStep", "graph", graph);
+  expectInstance("explainStep", "instance", instance, graph);
   const saved = Float64Array.from(instance.params);
   const consumedBy = new Map<number, { layer: string; by: string }>();
   const machines: MachineExplanation[] = [];

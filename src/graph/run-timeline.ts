@@ -2,10 +2,10 @@ import { setParam, travel, trigger } from "./commands.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { GraphInstance, StepResult } from "./graph-instance.ts";
 import { step } from "./step.ts";
-import { MAX_TIMELINE_STEPS, type Timeline, type TimelineCommand } from "./timeline.ts";
-import { argumentError, expectFunction, expectObject, expectOneOf, rangeError } from "../errors/check-argument.ts";
+import type { Timeline, TimelineCommand } from "./timeline.ts";
+import { expectFunction, expectObject, expectOneOf } from "../errors/check-argument.ts";
 import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
-import { AnimgraphError } from "../errors/animgraph-error.ts";
+import { expectDt, expectStepLimit, expectTimeline } from "./check-timeline.ts";
 
 /** Number of steps a timeline run takes at `dt`: round(duration / dt). */
 export function timelineStepCount(timeline: Timeline, dt?: number): number {
@@ -18,19 +18,6 @@ function stepCount(timeline: Timeline, dt: number): number {
   return Math.round(timeline.duration / dt);
 }
 
-/** A Timeline from parseTimeline or readTimeline: its dt, duration and sorted commands. */
-function expectTimeline(fn: string, timeline: unknown): asserts timeline is Timeline {
-  const t = timeline as Partial<Timeline> | null;
-  if (typeof t !== "object" || t === null || typeof t.dt !== "number" || typeof t.duration !== "number" || !Array.isArray(t.commands)) {
-    throw argumentError(fn, "timeline", "a Timeline (from parseTimeline or readTimeline)", timeline);
-  }
-}
-
-/** A step length: a finite number > 0. */
-function expectDt(fn: string, dt: unknown): asserts dt is number {
-  if (typeof dt !== "number") throw argumentError(fn, "dt", "a finite number of seconds > 0", dt);
-  if (!(dt > 0 && dt < Infinity)) throw rangeError(fn, "dt", "a finite number of seconds > 0", dt);
-}
 
 /**
  * Plays a timeline on an instance: before step k (starting at t_k = k · dt, computed by multiplication
@@ -56,10 +43,8 @@ export function runTimeline(
   if (before !== undefined) expectFunction(fn, "before", before);
   const dt = dtOverride ?? timeline.dt;
   expectDt(fn, dt);
+  expectStepLimit(fn, timeline, dt);
   const steps = stepCount(timeline, dt);
-  if (!(steps <= MAX_TIMELINE_STEPS)) {
-    throw new AnimgraphError("ERR_OUT_OF_RANGE", `${fn}: timeline: ${timeline.duration} s at dt ${dt} s is ${steps} steps; the limit is ${MAX_TIMELINE_STEPS} (see timelineLimitProblem)`, { argument: "timeline" });
-  }
   const commands = timeline.commands;
   let next = 0;
   const applied: TimelineCommand[] = [];

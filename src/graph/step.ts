@@ -513,7 +513,7 @@ function evaluateState(inst: GraphInstance, mi: MachineInstance, s: number, out:
     return;
   }
   if (m.kind === "machine") {
-    evaluateMachine(inst, mi.nested[s]!, out);
+    evaluateMachineUnchecked(inst, mi.nested[s]!, out);
     return;
   }
   const w = childWeights(inst, mi, s);
@@ -539,11 +539,11 @@ function evaluateState(inst: GraphInstance, mi: MachineInstance, s: number, out:
 }
 
 /**
- * Writes a machine's output pose (its transition stack folded bottom-up) into `out`. A machine with
- * inertialized or dead-blended transitions remembers it as its latest output (their source pose and
- * velocity come from the last two): `step` calls this once per machine per frame.
+ * `evaluateMachine` (evaluate-machine.ts) without the argument checks: writes a machine's output pose
+ * into `out` and, for inertialized or dead-blended transitions, remembers it as its latest output.
+ * `step` calls this once per machine per frame.
  */
-export function evaluateMachine(inst: GraphInstance, mi: MachineInstance, out: Pose): void {
+export function evaluateMachineUnchecked(inst: GraphInstance, mi: MachineInstance, out: Pose): void {
   if (inst.keeper !== undefined && inst.keeper.keeps(mi)) {
     inst.keeper.evaluate(inst, mi, out);
     return;
@@ -594,12 +594,12 @@ export function evaluatePose(inst: GraphInstance): void {
     layerWeightAt(inst, li, val, LAYER_WEIGHT);
     const w = val[LAYER_WEIGHT]!;
     if (li === 0 && layer.mode === "override" && w >= 1 && layer.mask === null) {
-      evaluateMachine(inst, mi, out);
+      evaluateMachineUnchecked(inst, mi, out);
       continue;
     }
     if (li === 0) copyPose(out, rest);
     if (!(w > 0)) continue;
-    evaluateMachine(inst, mi, inst.layerPose);
+    evaluateMachineUnchecked(inst, mi, inst.layerPose);
     val[LAYER_WEIGHT] = w; // evaluating may have reused the slot
     applyLayerAt(out, out, inst.layerPose, val, LAYER_WEIGHT, layer.mask ?? undefined, layer.mode, quatMode);
   }
