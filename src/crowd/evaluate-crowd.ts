@@ -4,6 +4,7 @@ import { localToModel32 } from "./kernels.ts";
 import { beginFrame } from "./sample-cache.ts";
 import { advanceSteady, steadyFrame } from "./steady-advance.ts";
 import { flush, recordCharacter, recordSteady } from "./wasm/record-pose.ts";
+import { WARM_TILE, warmCharacters } from "./warm-characters.ts";
 
 /**
  * Advances every character of `crowd` by `dt` seconds with the full graph runtime (`advanceInstance`:
@@ -28,6 +29,7 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to = crowd.cou
   if (wasm) {
     if (crowd.root && wasm.rootAt) wasm.f32.set(crowd.root, wasm.rootAt >> 2);
     for (let i = from; i < to; i++) {
+      if ((i - from) % WARM_TILE === 0) warmCharacters(instances, i, Math.min(to, i + WARM_TILE));
       const inst = instances[i]!;
       if (plan !== null && advanceSteady(graph, inst, dt, plan)) {
         recordSteady(wasm, inst, i, plan);
