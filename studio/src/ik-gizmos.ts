@@ -38,6 +38,10 @@ export interface IkGizmos {
   /** The layer whose gizmos are marked and carry the handle (−1: none). */
   select(index: number): void;
   setVisible(visible: boolean): void;
+  /** The translate handle is under the pointer or being dragged (a press there is the handle's). */
+  handleBusy(): boolean;
+  /** Joint picking takes the viewport's clicks: the handle stands aside meanwhile. */
+  setHandleEnabled(enabled: boolean): void;
   snapshot(): IkGizmoSnapshot[];
   /** The model-space → world matrix of a character (its root joint's parent frame). */
   modelMatrix(character: Character): THREE.Matrix4;
@@ -81,6 +85,7 @@ export function createIkGizmos(viewport: Viewport, onDrag: (drag: IkDrag) => voi
   let builtFor: CompiledGraph | undefined;
   let builtShape = "";
   let selected = -1;
+  let shown = true, handleAllowed = true;
   let dragging: { layer: number; what: "target" | "ground" } | undefined;
   const matrix = new THREE.Matrix4();
   const inverse = new THREE.Matrix4();
@@ -249,9 +254,16 @@ export function createIkGizmos(viewport: Viewport, onDrag: (drag: IkDrag) => voi
       attach();
     },
     setVisible(visible) {
+      shown = visible;
       root.visible = visible;
       handleHelper.visible = visible;
-      handle.enabled = visible;
+      handle.enabled = shown && handleAllowed;
+    },
+    handleBusy: () => handle.enabled && (handle.dragging || handle.axis !== null),
+    setHandleEnabled(enabled) {
+      handleAllowed = enabled;
+      handle.enabled = shown && handleAllowed;
+      if (!handle.enabled) handle.axis = null;
     },
     snapshot: () => gizmos.map((g) => g.snapshot),
     modelMatrix,

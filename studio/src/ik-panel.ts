@@ -14,6 +14,7 @@ import {
   removeAimJoint, removeIkLayer, removeLeg, renameIkLayer, setIkEnabled, setIkJoint, setIkSetting, setIkValue, solverOf,
   type IkJointPath, type IkSetting, type IkSkeleton, type IkSolver, type IkValueSlot,
 } from "./ik-edits.ts";
+import type { JointPicking } from "./joint-picking.ts";
 import type { StudioStore } from "./store.ts";
 
 export interface IkPanelLinks {
@@ -29,6 +30,8 @@ export interface IkPanelLinks {
   report(message: string): void;
   /** The selected layer changed (the viewport marks its gizmos). */
   selected?(index: number): void;
+  /** Joint picking in the viewport: each joint field's "pick" button arms it. */
+  picking?: JointPicking;
 }
 
 export interface IkPanel {
@@ -145,12 +148,45 @@ export function createIkPanel(host: HTMLElement, store: StudioStore, links: IkPa
     return isObject(decl) && typeof decl["default"] === "number" ? decl["default"] : 0;
   };
 
-  const jointPicker = (layer: JsonObject, i: number, path: IkJointPath, label: string, current: JsonValue | undefined): HTMLSelectElement => {
+  /**
+   * A joint field: the skeleton's joints in a list, and a "pick" button that arms the viewport — the next
+   * joint clicked there goes into the field (one undo step); Escape cancels. The field naming the joint
+   * selected in the viewport is marked, and focusing a field selects its joint there.
+   */
+  const jointPicker = (layer: JsonObject, i: number, path: IkJointPath, label: string, current: JsonValue | undefined): HTMLElement => {
     const names = links.skeleton()?.names ?? [];
     const value = typeof current === "string" ? current : "";
-    return select(`${label} of ${String(layer["name"])}`, `ik-joint-${path.join("-")}`, names.map((n) => [n, n] as const), value, (joint) => {
-      apply(`${label} of ${String(layer["name"])}: ${joint}`, (d) => setIkJoint(d, i, path, joint));
+    const layerName = String(layer["name"]);
+    const key = path.join("-");
+    const list = select(`${label} of ${layerName}`, `ik-joint-${key}`, names.map((n) => [n, n] as const), value, (joint) => {
+      apply(`${label} of ${layerName}: ${joint}`, (d) => setIkJoint(d, i, path, joint));
     });
+    list.dataset["joint"] = value;
+    list.classList.toggle("joint-picked", value !== "" && value === store.selection.joint);
+    list.addEventListener("focus", () => { if (value !== "" && names.includes(value)) store.select({ joint: value }, "ik"); });
+    const out = h("span", { class: "ik-joint" }, list);
+    const picking = links.picking;
+    if (!picking) return out;
+    const armKey = `${i}:${key}`;
+    const armed = picking.armed?.key === armKey;
+    const pick = button("⌖ pick", `ik-pick-${key}`, () => {
+      if (picking.armed?.key === armKey) { picking.cancel(); links.report(""); return; }
+      picking.arm({
+        key: armKey,
+        label: `${label} of ${layerName}`,
+        pick: (joint) => {
+          editor.apply(`${label} of ${layerName}: ${joint} (picked)`, (d) => setIkJoint(d, i, path, joint), { source: "ik", select: () => ({ joint }) });
+          render();
+          links.report(`${label} of ${layerName}: ${joint}`);
+        },
+        cancelled: () => render(),
+      });
+      render();
+    }, `Pick the ${label.toLowerCase()} of ${layerName} in the viewport (Escape cancels)`);
+    pick.setAttribute("aria-pressed", String(armed));
+    pick.title = armed ? "Click a joint in the viewport (Escape cancels)" : "Pick this joint by clicking it in the viewport";
+    out.append(pick);
+    return out;
   };
 
   const setting = (layer: JsonObject, i: number, key: IkSetting, label: string, placeholder: string, kind: "number" | "list"): Node => {
@@ -300,7 +336,17 @@ export function createIkPanel(host: HTMLElement, store: StudioStore, links: IkPa
     }
   });
 
-  store.subscribe((change) => { if (change.text || change.analysis) render(); });
+  store.subscribe((change) => {
+    // Undo, redo or a new document may take the armed field away: picking stops.
+    if (change.text && change.origin !== "edit") links.picking?.cancel();
+    if (change.text || change.analysis) render();
+    else if (change.selection) {
+      // Only the marks of the joint selected in the viewport: no rebuild.
+      for (const list of host.querySelectorAll<HTMLSelectElement>("select[data-joint]")) {
+        list.classList.toggle("joint-picked", list.dataset["joint"] !== "" && list.dataset["joint"] === store.selection.joint);
+      }
+    }
+  });
   render();
   return {
     get selected() { return selected; },

@@ -1,7 +1,7 @@
 // The graph that plays: the document compiled for the character, its instance, its recording. A new
 // compile takes over the last one's parameter values and clock, so an edit never restarts the run.
 import {
-  compileGraph, createInstance, getParam, hasErrors, lintDocument, locateDiagnostics, parseJsonText, setParam,
+  compileGraph, copyPose, createInstance, getParam, hasErrors, lintDocument, locateDiagnostics, parseJsonText, setParam,
   type CompiledGraph, type Crowd, type Diagnostic, type GraphInstance, type GraphSpec,
 } from "animgraph";
 import type { Character } from "./character.ts";
@@ -47,7 +47,9 @@ export function compileText(text: string, file: string, character: Character): C
 
 /**
  * The new graph's run: a fresh instance that keeps the previous run's parameter values (by name, when the
- * type still fits) and simulation time, when both animate the same skeleton.
+ * type still fits) and simulation time, when both animate the same skeleton. Until its first step it shows
+ * the pose the last run drew (or the rest pose), not a pose of zeros: an edit made while paused would
+ * otherwise fold the character into its root, and a click on it would pick nothing sensible.
  */
 export function startLive(previous: Live | undefined, spec: GraphSpec, graph: CompiledGraph, file: string, isDefault: boolean): Live {
   const instance = createInstance(graph);
@@ -59,5 +61,6 @@ export function startLive(previous: Live | undefined, spec: GraphSpec, graph: Co
     }
     instance.time = carried.instance.time;
   }
+  copyPose(instance.result.pose, carried ? carried.instance.result.pose : graph.skeleton.rest);
   return { spec, graph, file, isDefault, instance, recording: createRecording(graph), crowd: null };
 }

@@ -17,6 +17,7 @@ import { createInspector } from "./inspector.ts";
 import { createIkGizmos, type IkDrag } from "./ik-gizmos.ts";
 import { setIkValue, type IkSkeleton } from "./ik-edits.ts";
 import { createIkPanel } from "./ik-panel.ts";
+import { createJointPicking } from "./joint-picking.ts";
 import { createParamsEditor } from "./params-editor.ts";
 import { downloadDocument, forgetSaveTarget, saveDocument, semanticKey } from "./save.ts";
 import { createEditorView } from "./editor-view.ts";
@@ -118,6 +119,13 @@ const liveParam = (name: string): number | undefined => {
   return typeof v === "number" ? v : undefined;
 };
 const ikGizmos = createIkGizmos(viewport, (drag) => dragIk(drag));
+/** Click a joint in the viewport: the store's selected joint, or the joint field a "pick" button armed. */
+const jointPicking = createJointPicking(viewport, store, $("viewport"), {
+  handleBusy: () => ikGizmos.handleBusy(),
+  setHandleEnabled: (enabled) => ikGizmos.setHandleEnabled(enabled),
+  skeletonShown: () => $<HTMLInputElement>("toggle-skeleton").checked,
+  report,
+});
 const ikPanel = createIkPanel($("ik"), store, {
   editor: documentEditor,
   skeleton: () => ikSkeleton,
@@ -126,6 +134,7 @@ const ikPanel = createIkPanel($("ik"), store, {
   selectFinding: (d) => selectFinding(d),
   report,
   selected: (i) => ikGizmos.select(i),
+  picking: jointPicking,
 });
 
 /**
@@ -273,6 +282,7 @@ async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
   ikSkeleton = ikSkeletonOf(character);
   fillClipPicker(character);
   viewport.setCharacter(character.root);
+  jointPicking.setCharacter(character);
   characterLoading = true;
   try {
     store.setLintContext({ clips: character.clips, joints: character.skeleton.names });
@@ -364,6 +374,7 @@ function tick(now: number): void {
     applyPoseToThree(character.binding, instance.result.pose);
     if (store.selection.step === null) moveRoot(character, instance);
     ikGizmos.update(live.graph, instance, character);
+    jointPicking.update();
     updatePanels(live, instance);
   } else {
     timeline.update(real);
@@ -530,7 +541,7 @@ async function start(): Promise<void> {
 
 const ready = start().catch((e) => { setStatus(`failed to start: ${(e as Error).message}`); throw e; });
 installTestHooks({
-  ready, store, editor, viewport, crowd, perf, fade, timeline, continuity, check: checkPanel, ikGizmos,
+  ready, store, editor, viewport, crowd, perf, fade, timeline, continuity, check: checkPanel, ikGizmos, jointPicking,
   live: () => live,
   character: () => character,
   loadCharacter,

@@ -20,10 +20,15 @@ export interface Selection {
   readonly samples: readonly number[];
   /** The recorded step shown (rewind), or null while live. */
   readonly step: number | null;
+  /**
+   * The character's joint picked in the viewport (or a skeleton list), by name; null for none. It names a
+   * joint of the character, not of the document: edits and undo leave it alone.
+   */
+  readonly joint: string | null;
 }
 
 /** Nothing selected, base layer, live. */
-export const EMPTY_SELECTION: Selection = { layer: 0, path: [], states: [], transitions: [], samples: [], step: null };
+export const EMPTY_SELECTION: Selection = { layer: 0, path: [], states: [], transitions: [], samples: [], step: null, joint: null };
 
 /** What is derived from the text: the tree (with source offsets), the spec when it parses, every finding. */
 export interface Analysis {
@@ -129,7 +134,7 @@ interface Step {
 
 const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 const sameSelection = (a: Selection, b: Selection): boolean =>
-  a.layer === b.layer && a.step === b.step && sameList(a.path, b.path) && sameList(a.states, b.states)
+  a.layer === b.layer && a.step === b.step && a.joint === b.joint && sameList(a.path, b.path) && sameList(a.states, b.states)
   && sameList(a.transitions, b.transitions) && sameList(a.samples, b.samples);
 
 /** The machine a selection shows in a spec (undefined when the layer or a path element is gone). */
@@ -158,7 +163,7 @@ export function pruneSelection(selection: Selection, spec: GraphSpec): Selection
   const one = states.length === 1 ? machine?.states.get(states[0]!)?.motion : undefined;
   const sampleCount = one?.kind === "blend1d" ? one.children.length : one?.kind === "blend2d" ? one.samples.length : 0;
   const samples = selection.samples.filter((k) => k >= 0 && k < sampleCount);
-  const next = { layer, path, states, transitions, samples, step: selection.step };
+  const next = { layer, path, states, transitions, samples, step: selection.step, joint: selection.joint };
   return sameSelection(next, selection) ? selection : next;
 }
 
@@ -229,8 +234,11 @@ export function createStudioStore(options: StoreOptions = {}): StudioStore {
     selection = nextSelection;
     return changed;
   };
-  /** Undo and redo restore the selection around a step, but not the rewound step: that is the clock's. */
-  const restore = (s: Selection): Selection => ({ ...s, step: selection.step });
+  /**
+   * Undo and redo restore the selection around a step, but not the rewound step (that is the clock's) nor
+   * the picked joint (the character's: undoing an edit made after a pick does not unpick it).
+   */
+  const restore = (s: Selection): Selection => ({ ...s, step: selection.step, joint: selection.joint });
 
   const store: StudioStore = {
     get text() { return text; },

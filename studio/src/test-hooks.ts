@@ -11,6 +11,7 @@ import type { EditorViewHandle } from "./editor-view.ts";
 import type { ContinuityTracker } from "./continuity-tracker.ts";
 import type { FadeView } from "./fade-view.ts";
 import type { IkGizmos } from "./ik-gizmos.ts";
+import type { JointPicking } from "./joint-picking.ts";
 import type { Live } from "./live-graph.ts";
 import type { PerfPanel } from "./perf-panel.ts";
 import { toTimelineJson, verifyReplay } from "./recorder.ts";
@@ -31,6 +32,7 @@ export interface TestHookContext {
   readonly timeline: TimelinePanel;
   readonly check: CheckPanel;
   readonly ikGizmos: IkGizmos;
+  readonly jointPicking: JointPicking;
   live(): Live | undefined;
   character(): Character | undefined;
   loadCharacter(bytes: Uint8Array, name: string): Promise<void>;
@@ -106,6 +108,14 @@ export function installTestHooks(c: TestHookContext): void {
         }
         return { world: [world.x, world.y, world.z], model: [model.x, model.y, model.z], pose };
       },
+      /** The joint a click at client point (x, y) of the viewport would pick (name, index, mesh or bone), or null. */
+      pickAt: (x: number, y: number) => c.jointPicking.pickAt(x, y),
+      /** The joint under the pointer (hover), by name, or null. */
+      hoveredJoint: () => c.jointPicking.hovered,
+      /** The field a "pick" button armed (its key and label), or null. */
+      armedPick: () => { const a = c.jointPicking.armed; return a ? { key: a.key, label: a.label } : null; },
+      /** The character's joints: names and parents (parent index, −1 for a root). */
+      skeleton: () => { const s = c.character()?.skeleton; return s ? { names: [...s.names], parents: Array.from(s.parents) } : null; },
       /** A world-space point in the character's model space (the frame IK targets are given in). */
       modelPoint: (world: readonly number[]) => {
         const character = c.character();

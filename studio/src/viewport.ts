@@ -16,6 +16,8 @@ export interface Viewport {
   frame(root: THREE.Object3D): void;
   /** For tests: the framed size, the camera's distance to its target, and the near and far planes. */
   framing(): { size: number; distance: number; near: number; far: number; inView: boolean };
+  /** The framed character's size (world units), cheap enough for every frame. */
+  size(): number;
   setSkeletonVisible(visible: boolean): void;
   /** Moves the camera target with the character so root motion stays in view. */
   follow(position: THREE.Vector3): void;
@@ -101,6 +103,7 @@ export function createViewport(host: HTMLElement): Viewport {
       }
       return { size: framedSize, distance, near: camera.near, far: camera.far, inView };
     },
+    size: () => framedSize,
     setSkeletonVisible(visible) {
       showSkeleton = visible;
       if (helper) helper.visible = visible;

@@ -236,3 +236,29 @@ test("a listener may edit or select in response; every listener hears every chan
   store.edit("b");
   assert.deepEqual(log, ["1:edit:b", "2:edit:b", "1:select:b", "2:select:b"]);
 });
+
+test("the picked joint is selection, not document: no undo step, kept through edits, undo and redo, a load and pruning", () => {
+  const store = createStudioStore({ text: robot });
+  const changes: StoreChange[] = [];
+  store.subscribe((c) => changes.push(c));
+  assert.equal(store.selection.joint, null);
+  store.select({ joint: "Palm2.L" }, "viewport");
+  assert.deepEqual(changes.map((c) => [c.origin, c.text, c.selection, c.source]), [["select", false, true, "viewport"]]);
+  assert.equal(store.canUndo, false, "picking a joint is not an undo step");
+  store.edit(robot.replace('"entry": "Idle"', '"entry": "Walk"'), { label: "Entry" });
+  store.select({ joint: "Head" }, "viewport");
+  // Undoing the edit takes back the text and the graph selection around it, not the joint picked since.
+  store.undo();
+  assert.equal(store.text, robot);
+  assert.equal(store.selection.joint, "Head");
+  store.redo();
+  assert.equal(store.selection.joint, "Head");
+  // An edit may pick a joint as it goes (a joint field filled from the viewport).
+  store.edit(robot, { label: "Back", select: { joint: "Palm1.L" } });
+  assert.equal(store.selection.joint, "Palm1.L");
+  assert.equal(pruneSelection({ ...EMPTY_SELECTION, joint: "Palm1.L" }, store.analysis.spec!).joint, "Palm1.L", "pruning against the document keeps it");
+  store.load(robot, "again.json");
+  assert.equal(store.selection.joint, "Palm1.L");
+  store.select({ joint: null });
+  assert.equal(store.selection.joint, null);
+});
