@@ -2,7 +2,8 @@
 // `npm run docs:studio-ik`: the IK picture in docs/studio.md (docs/studio/ik-layers.png). It builds the
 // studio, serves it, and in headless Chromium adds a two-bone layer on the robot's left arm through the
 // IK layers panel, binds its target to new parameters and moves them, so the viewport shows the hand on
-// the target gizmo with the pole arrow, beside the panel with the layer's form.
+// the target gizmo with the pole arrow, beside the panel with the layer's form; then the joint-picking
+// picture (docs/studio/joint-pick.png): a joint selected in the viewport and a field's pick button armed.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -54,6 +55,24 @@ try {
   const [view, ik] = [await box(".viewport-panel"), await box(".ik-panel")];
   await page.locator(".ik-panel").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(OUT, "ik-layers.png"), fullPage: true, clip: { x: view.x, y: view.y, width: Math.max(view.width, ik.x + ik.width - view.x), height: ik.y + ik.height - view.y } });
+  // Joint picking: the clock paused, the head clicked in the viewport (selected: marked, its bones drawn,
+  // its name beside it), then the end joint's pick button armed and the pointer over the hand (marked).
+  await page.uncheck("#toggle-skeleton");
+  await page.check("#toggle-pause");
+  await page.waitForTimeout(300);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const drawn = (name) => page.evaluate((n) => { const s = window.animgraphStudio; return s.screenPoint(s.joint(n).world); }, name);
+  const head = await drawn("Head");
+  await page.mouse.click(head.x, head.y);
+  await page.click('#ik [data-key="ik-pick-joints-2"]');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const palm = await drawn("Palm2.L");
+  await page.mouse.move(palm.x, palm.y);
+  await page.waitForTimeout(800);
+  const [view2, ik2] = [await box(".viewport-panel"), await box(".ik-panel")];
+  await page.locator(".ik-panel").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(OUT, "joint-pick.png"), fullPage: true, clip: { x: view2.x, y: view2.y, width: Math.max(view2.width, ik2.x + ik2.width - view2.x), height: ik2.y + ik2.height - view2.y } });
+  await page.keyboard.press("Escape");
   if (errors.length) throw new Error(errors.join("\n"));
 } finally {
   await browser.close();

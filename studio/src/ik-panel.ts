@@ -169,7 +169,7 @@ export function createIkPanel(host: HTMLElement, store: StudioStore, links: IkPa
     if (!picking) return out;
     const armKey = `${i}:${key}`;
     const armed = picking.armed?.key === armKey;
-    const pick = button("⌖ pick", `ik-pick-${key}`, () => {
+    const pick = button("Pick", `ik-pick-${key}`, () => {
       if (picking.armed?.key === armKey) { picking.cancel(); links.report(""); return; }
       picking.arm({
         key: armKey,

@@ -12,6 +12,8 @@ import type { Character } from "./character.ts";
 export interface JointHit {
   readonly joint: number;
   readonly how: "mesh" | "bone";
+  /** Where the ray met the mesh (world space); null for a bone picked on screen. */
+  readonly point: readonly [number, number, number] | null;
 }
 
 export interface PickOptions {
@@ -91,7 +93,7 @@ export function createJointPicker(character: Character, camera: THREE.Camera, ca
       if (!skinned.isSkinnedMesh || !face || !hit.barycoord || !attrs["skinIndex"] || !attrs["skinWeight"]) {
         // A rigid part parented to a bone (a helmet, a prop): the joint it hangs from.
         const j = jointAbove(mesh, joints);
-        if (j >= 0) return { joint: j, how: "mesh" };
+        if (j >= 0) return { joint: j, how: "mesh", point: [hit.point.x, hit.point.y, hit.point.z] };
         continue;
       }
       weights.clear();
@@ -117,7 +119,7 @@ export function createJointPicker(character: Character, camera: THREE.Camera, ca
         const d = objectOf(j)!.getWorldPosition(world).distanceTo(hit.point);
         if (d < bestDistance - tie || (d <= bestDistance + tie && w > weights.get(best)!)) { bestDistance = Math.min(d, bestDistance); best = j; }
       }
-      if (best >= 0) return { joint: best, how: "mesh" };
+      if (best >= 0) return { joint: best, how: "mesh", point: [hit.point.x, hit.point.y, hit.point.z] };
     }
     return null;
   };
@@ -134,7 +136,7 @@ export function createJointPicker(character: Character, camera: THREE.Camera, ca
       const d = Math.hypot(sx[j]! - x, sy[j]! - y);
       if (d <= bestDistance) { bestDistance = d; best = j; }
     }
-    if (best >= 0) return { joint: best, how: "bone" };
+    if (best >= 0) return { joint: best, how: "bone", point: null };
     // Then a bone: the segment from a joint to its child is that joint's (it turns what hangs below).
     bestDistance = pixels;
     for (let j = 0; j < count; j++) {
@@ -146,7 +148,7 @@ export function createJointPicker(character: Character, camera: THREE.Camera, ca
       const d = Math.hypot(ax + t * dx - x, ay + t * dy - y);
       if (d <= bestDistance) { bestDistance = d; best = p; }
     }
-    return best >= 0 ? { joint: best, how: "bone" } : null;
+    return best >= 0 ? { joint: best, how: "bone", point: null } : null;
   };
 
   return {
