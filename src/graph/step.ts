@@ -264,7 +264,7 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
   if (ev) ev.time = t0;
   ev = queueEvent(events, "stateEntered", mi.layer, m.id, to, -1, -1, "");
   if (ev) ev.time = t0;
-  enterState(inst, mi, to, from, t ? t.index : -1);
+  enterState(inst, mi, to, from, t ? t.index : -1, !inertial && duration > 0);
   mi.current = to;
   if (duration <= 0) {
     mi.depth = 0;
@@ -287,6 +287,25 @@ function fire(inst: GraphInstance, mi: MachineInstance, code: number): boolean {
   return duration > 0;
 }
 
+/**
+ * Whether state `s` is in the machine's blend: its bottom (the live source, or the current state when
+ * nothing fades) or a stack entry's target. Integers only: `fire` runs too rarely to be optimised, and an
+ * unoptimised read of a float (a weight) allocates a number.
+ */
+function showsState(mi: MachineInstance, s: number): boolean {
+  if (mi.source === s) return true;
+  for (let i = 0; i < mi.depth; i++) if (mi.stack[i]!.to === s) return true;
+  return false;
+}
+
+/** Folds the machine's blend into its frozen pose, which becomes the bottom of an empty stack. */
+function freezeBlend(inst: GraphInstance, mi: MachineInstance): void {
+  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) inst.keeper.freeze(inst, mi);
+  else foldMachine(inst, mi, mi.frozen);
+  mi.depth = 0;
+  mi.source = -1;
+}
+
 /** Folds the source and the oldest entry into the frozen pose (the stack is full). */
 function collapseOldest(inst: GraphInstance, mi: MachineInstance): void {
   const e = mi.stack[0]!;
@@ -306,10 +325,18 @@ function collapseOldest(inst: GraphInstance, mi: MachineInstance): void {
   dropBottom(mi, 1);
 }
 
-/** Enters state `to` from `from` by transition `transition` (−1: a teleport, offset 0). */
-function enterState(inst: GraphInstance, mi: MachineInstance, to: number, from: number, transition: number): void {
+/**
+ * Enters state `to` from `from` by transition `transition` (−1: a teleport, offset 0); `crossfading`: the
+ * transition fades the blend as it is into `to`.
+ */
+function enterState(inst: GraphInstance, mi: MachineInstance, to: number, from: number, transition: number, crossfading: boolean): void {
   const st = mi.machine.states[to]!;
   if (inst.graph.options.targetTime === "resume") return;
+  // A state has one clock, so a crossfade into a state that still shows in the blend (a transition to the
+  // same state, or back to a state that is fading out) would restart it under every entry that plays it:
+  // the pose jumps. Freeze the blend first, as an interruption with `freeze` does: the fade starts from
+  // the pose on screen.
+  if (crossfading && showsState(mi, to)) freezeBlend(inst, mi);
   const offset = transition >= 0 ? mi.machine.transitions[transition]!.offset : 0;
   stateCycleAt(inst, mi, to, val, CYCLE);
   const cycle = val[CYCLE]!;

@@ -49,6 +49,8 @@ test("invariants hold at every step for random graphs and parameter streams", ()
     }),
     { numRuns: 150, seed: 20261202 },
   );
-  // The generator must actually exercise the machinery it checks.
-  assert.ok(seen.fired > 200 && seen.stacked > 20 && seen.frozen > 20 && seen.spikes > 50, JSON.stringify(seen));
+  // The generator must actually exercise the machinery it checks. Stacks two deep are rarer since a
+  // crossfade back into a state the blend still shows freezes the blend first (most interruptions in these
+  // small graphs go back to a live state): 7 in these runs, 42 before.
+  assert.ok(seen.fired > 200 && seen.stacked > 5 && seen.frozen > 20 && seen.spikes > 50, JSON.stringify(seen));
 });
