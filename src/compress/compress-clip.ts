@@ -5,8 +5,9 @@ import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import { blockCount, compressedByteLength, decodeKey, fineCount, frameTime, KEYS_PER_BLOCK, runtimeByteLength, trackByteLength, TrackEncoding, type CompressedClip, type CompressedTrack } from "./compressed-clip.ts";
-import { assembleTrack, codeBytes, encodeFineBlock, fineBlockBits, fitTrack, type FitTarget, type TrackCode } from "./fit-track.ts";
+import { assembleTrack, codeBytes, encodeCoarse, encodeFineBlock, fineBlockBits, fitTrack, type FitTarget, type TrackCode } from "./fit-track.ts";
 import { createCompressedClipCursor, sampleCompressedClipUnchecked } from "./sample-compressed-clip.ts";
+import { compensatedLevers, compensateRotation, compensateTranslation, hasUnitScale } from "./compensate.ts";
 import { createFrameSequence, jointErrorsUnchecked, modelTransformsUnchecked, modelTransformsRange, vertexErrorUnchecked, type FrameSequence } from "./virtual-vertex-error.ts";
 import { expectWholeClip } from "../clip/check-clip.ts";
 import { expectInteger, expectOneOf } from "../errors/check-argument.ts";
@@ -43,6 +44,12 @@ export interface CompressOptions {
   readonly coarseShift?: number;
   /** Rotation interpolation the runtime will sample with (sampleCompressedClip's `quatMode`). Default slerp. */
   readonly quatMode?: QuatInterpolation;
+  /**
+   * Aim each animated track below the root at the local values that undo its ancestors' decoded errors
+   * (docs/compression.md, "Compensation down the hierarchy"; used only when every scale is 1). Default
+   * true; false fits every track to its own reference values.
+   */
+  readonly compensate?: boolean;
   /** The file named in diagnostics. Default: the clip's name. */
   readonly file?: string;
   /** Called with the fraction done (0…1) after each refinement pass. */
@@ -125,13 +132,13 @@ const TARGET_SHARE = 0.95;
 const INITIAL_SHARE = 0.8;
 /** Budget factors the greedy pass tries, coarse to fine, and its rounds per factor. */
 const GREEDY_FACTORS = [1.6, 1.25, 1.1];
-const GREEDY_ROUNDS = 3;
+const GREEDY_ROUNDS = 1;
 /**
  * Smallest step-code increments (of 2^(1/8)) the block pass tries, coarse to fine (each trial takes the
  * first code from there on that saves bits), and its rounds per increment.
  */
 const BLOCK_STEPS = [4, 1];
-const BLOCK_ROUNDS = 4;
+const BLOCK_ROUNDS = 2;
 /** Default coarse key spacing: every 2^2 = 4 grid frames. */
 const DEFAULT_COARSE_SHIFT = 2;
 const PATH_SLOT: Record<TrackPath, number> = { translation: 0, rotation: 1, scale: 2 };
@@ -231,9 +238,15 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   const subtrees = subtreeLists(skeleton.parents, J);
 
   // 2. Fit every animated track with a first budget, then tighten the tracks above each joint that
-  // misses the bound until none does.
+  // misses the bound until none does. Tracks are fitted parents first: an animated track below the root
+  // is aimed at the local values that undo its ancestors' decoded errors (compensate.ts), when the clip's
+  // scales are all 1.
+  const parents = skeleton.parents;
   const slots: number[] = [];
   for (const track of clip.tracks) slots.push(3 * track.joint + PATH_SLOT[track.path]);
+  slots.sort((a, b) => a - b);
+  const jointSlots: number[][] = Array.from({ length: J }, () => []);
+  for (const slot of slots) jointSlots[Math.floor(slot / 3)]!.push(slot);
   const fitted = new Map<number, CompressedTrack | undefined>();
   const codes = new Map<number, TrackCode | undefined>();
   const share = new Map<number, number>();
@@ -252,24 +265,59 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
     fitted.set(slot, result.track);
     codes.set(slot, result.code);
   };
+  // Compensated slots: translation and rotation tracks below the root that the reference fit finds
+  // animated (a constant track stays constant rather than taking up its parent's noise).
+  const compensated = new Uint8Array(3 * J);
+  if (options.compensate !== false && hasUnitScale(ref)) {
+    for (const slot of slots) {
+      const joint = Math.floor(slot / 3);
+      if (slot % 3 === 2 || parents[joint]! < 0) continue;
+      fit(slot);
+      if (codes.get(slot)) compensated[slot] = 1;
+    }
+    const rotationCompensated = new Uint8Array(J);
+    for (let j = 0; j < J; j++) rotationCompensated[j] = compensated[3 * j + 1]!;
+    const compLever = compensatedLevers(refModel, parents, J, F, vv, rotationCompensated);
+    for (const slot of slots) {
+      const base = fitTargetFor(ref, skeleton.rest, slot, F, compLever);
+      targets.set(slot, compensated[slot] ? { ...base, values: Float64Array.from(base.values) } : base);
+    }
+  }
+  const compensatedOfJoint = jointSlots.map((list) => list.filter((s) => compensated[s]));
+  const compensatedSlotsOf = (j: number): number[] => compensatedOfJoint[j]!;
+  /** Recomputes the compensated targets of `slot` at frames f0 ≤ f < f1 from the parent's current decoded model transforms. */
+  const compensateSlot = (slot: number, f0: number, f1: number): void => {
+    const joint = Math.floor(slot / 3);
+    const values = targets.get(slot)!.values;
+    if (slot % 3 === 1) compensateRotation(values, ref.r.subarray(4 * joint * F, 4 * (joint + 1) * F), refModel, candModel, J, joint, parents[joint]!, f0, f1);
+    else compensateTranslation(values, refModel, candModel, J, joint, parents[joint]!, f0, f1);
+  };
   const cand = createFrameSequence(J, F);
   fillRest(cand, skeleton.rest);
-  for (const slot of slots) {
-    fit(slot);
-    evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
-  }
   const candModel = new Float64Array(12 * J * F);
+  const jointOnly = new Int32Array(1);
+  const updateModel = (j: number, f0: number, f1: number): void => {
+    jointOnly[0] = j;
+    modelTransformsRange(candModel, skeleton, cand, jointOnly, f0, f1);
+  };
+  for (let j = 0; j < J; j++) {
+    for (const slot of jointSlots[j]!) {
+      if (compensated[slot]) compensateSlot(slot, 0, F);
+      fit(slot);
+      evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
+    }
+    updateModel(j, 0, F);
+  }
   const errors = new Float64Array(J);
   let passes = 0;
-  const slotsOfJoint = (j: number): number[] => slots.filter((s) => Math.floor(s / 3) === j);
   const sizeOf = (): number => {
     let n = 0;
     for (const t of fitted.values()) if (t) n += trackByteLength(t);
     return n;
   };
+  const dirty = new Uint8Array(J);
   let best: { fitted: Map<number, CompressedTrack | undefined>; codes: Map<number, TrackCode | undefined>; share: Map<number, number>; bytes: number } | undefined;
   for (; passes < MAX_PASSES; passes++) {
-    modelTransformsUnchecked(candModel, skeleton, cand);
     jointErrorsUnchecked(errors, refModel, candModel, J, F, vv);
     options.onProgress?.(Math.min(0.5, (0.5 * (passes + 1)) / MAX_PASSES));
     const change = new Map<number, number>();
@@ -279,8 +327,8 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
       // Every animated track from the root down to j contributes: scale their budgets down in
       // proportion to the overshoot (at least ×0.85 so the loop always moves, at most ×0.3).
       const factor = Math.min(0.85, Math.max(0.3, (0.9 * target) / e));
-      for (let a = j; a >= 0; a = skeleton.parents[a]!) {
-        for (const slot of slotsOfJoint(a)) change.set(slot, Math.min(change.get(slot) ?? 1, factor));
+      for (let a = j; a >= 0; a = parents[a]!) {
+        for (const slot of jointSlots[a]!) change.set(slot, Math.min(change.get(slot) ?? 1, factor));
       }
     }
     if (change.size === 0) {
@@ -289,29 +337,33 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
       best = { fitted: new Map(fitted), codes: new Map(codes), share: new Map(share), bytes: sizeOf() };
       break;
     }
-    for (const [slot, factor] of change) {
-      share.set(slot, share.get(slot)! * factor);
-      fit(slot);
-      evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
+    // Refit the tracks whose budget changed and, parents first, every compensated track below them.
+    for (let j = 0; j < J; j++) {
+      const p = parents[j]!;
+      const parentMoved = p >= 0 && dirty[p]! === 1;
+      let moved = parentMoved;
+      for (const slot of jointSlots[j]!) {
+        const factor = change.get(slot);
+        if (factor === undefined && !(parentMoved && compensated[slot])) continue;
+        if (factor !== undefined) share.set(slot, share.get(slot)! * factor);
+        if (compensated[slot]) compensateSlot(slot, 0, F);
+        fit(slot);
+        evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
+        moved = true;
+      }
+      dirty[j] = moved ? 1 : 0;
+      if (dirty[j]) updateModel(j, 0, F);
     }
   }
   if (best) {
     for (const [slot, track] of best.fitted) fitted.set(slot, track);
     for (const [slot, code] of best.codes) codes.set(slot, code);
     for (const [slot, value] of best.share) share.set(slot, value);
-    for (const slot of slots) evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
-    modelTransformsUnchecked(candModel, skeleton, cand);
     passes += greedyLoosen();
     options.onProgress?.(0.75);
     if (!options.rotationBits && !options.translationBits && !options.scaleBits) passes += blockLoosen();
   }
 
-  /**
-   * Error-driven greedy: try a larger budget on one track at a time (the biggest tracks first) and keep
-   * it when every joint's measured error stays within the target. Errors along a chain rarely line up,
-   * so the budgets the proportional loop leaves are conservative; this spends the slack where the bytes
-   * are. Returns the trials run.
-   */
   /** Whether every joint of `subtree` stays within the target at frames f0 ≤ f < f1. */
   function subtreeWithin(subtree: ArrayLike<number>, f0: number, f1: number): boolean {
     for (let k = 0; k < subtree.length; k++) {
@@ -324,59 +376,147 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
     return true;
   }
 
+  /** Bytes of a slot's track as currently encoded. */
+  function bytesNow(slot: number): number {
+    const code = codes.get(slot);
+    if (code) return codeBytes(code);
+    const track = fitted.get(slot);
+    return track ? trackByteLength(track) : 0;
+  }
+
+  /** Writes a slot's current decoded values into `cand`. */
+  function show(slot: number): void {
+    const code = codes.get(slot);
+    if (code) storeDecoded(cand, slot, code, 0, F);
+    else evaluateSlot(cand, slot, fitted.get(slot), skeleton.rest);
+  }
+
+  /**
+   * After the tracks of joint `subtree[0]` changed in `cand`: model transforms of the subtree, parents
+   * first, re-encoding every compensated track below it with its steps against its parent's new decoded
+   * transforms (a search of new steps per trial cost twice the time for no smaller result). Returns the
+   * bytes of the tracks re-encoded. Deterministic: run again after restoring the subtree's root, it
+   * restores every track below exactly.
+   */
+  function propagate(subtree: Int32Array): number {
+    let bytes = 0;
+    updateModel(subtree[0]!, 0, F);
+    for (let k = 1; k < subtree.length; k++) {
+      const j = subtree[k]!;
+      for (const slot of compensatedSlotsOf(j)) {
+        const code = codes.get(slot);
+        if (!code) continue;
+        compensateSlot(slot, 0, F);
+        encodeCoarse(code, code.coarseCode);
+        for (let b = 0; b < code.fineCodes.length; b++) encodeFineBlock(code, b, code.fineCodes[b]!);
+        storeDecoded(cand, slot, code, 0, F);
+        bytes += codeBytes(code);
+      }
+      updateModel(j, 0, F);
+    }
+    return bytes;
+  }
+
+  /** Bytes of the compensated tracks strictly below the subtree's root. */
+  function bytesBelow(subtree: Int32Array): number {
+    let bytes = 0;
+    for (let k = 1; k < subtree.length; k++) for (const slot of compensatedSlotsOf(subtree[k]!)) if (codes.get(slot)) bytes += bytesNow(slot);
+    return bytes;
+  }
+
+  /**
+   * Error-driven greedy: try a larger budget on one track at a time (the biggest tracks first) and keep
+   * it when every joint's measured error stays within the target (compensated tracks below it
+   * re-encoded) and the bytes of the track and those below it shrink. Errors along a chain rarely line
+   * up, so the budgets the proportional loop leaves are conservative; this spends the slack where the
+   * bytes are. Returns the trials run.
+   */
   function greedyLoosen(): number {
     let trials = 0;
-    const bytesOf = (t: CompressedTrack | undefined): number => (t ? trackByteLength(t) : 0);
     for (const factor of GREEDY_FACTORS) {
       for (let round = 0; round < GREEDY_ROUNDS; round++) {
         let accepted = 0;
-        const order = [...slots].sort((a, b) => bytesOf(fitted.get(b)) - bytesOf(fitted.get(a)));
+        const size = new Map(slots.map((s) => [s, bytesNow(s)]));
+        const order = [...slots].sort((a, b) => size.get(b)! - size.get(a)!);
         for (const slot of order) {
           const oldTrack = fitted.get(slot);
           const oldCode = codes.get(slot);
           const oldShare = share.get(slot)!;
+          const oldBytes = bytesNow(slot);
           share.set(slot, oldShare * factor);
           fit(slot);
-          const newTrack = fitted.get(slot);
-          if (bytesOf(newTrack) >= bytesOf(oldTrack)) {
+          const newBytes = bytesNow(slot);
+          if (newBytes >= oldBytes) {
             share.set(slot, oldShare);
             fitted.set(slot, oldTrack);
             codes.set(slot, oldCode);
             continue;
           }
           trials++;
-          evaluateSlot(cand, slot, newTrack, skeleton.rest);
+          show(slot);
           // Only the track's subtree moves, and every other joint is within the target already.
           const subtree = subtrees[Math.floor(slot / 3)]!;
-          modelTransformsRange(candModel, skeleton, cand, subtree, 0, F);
-          const ok = subtreeWithin(subtree, 0, F);
-          if (ok) {
+          const before = bytesBelow(subtree);
+          const after = propagate(subtree);
+          if (newBytes - oldBytes + after - before < 0 && subtreeWithin(subtree, 0, F)) {
             accepted++;
           } else {
             share.set(slot, oldShare);
             fitted.set(slot, oldTrack);
             codes.set(slot, oldCode);
-            evaluateSlot(cand, slot, oldTrack, skeleton.rest);
-            modelTransformsRange(candModel, skeleton, cand, subtree, 0, F);
+            show(slot);
+            propagate(subtree);
           }
         }
         if (accepted === 0) break;
       }
+    }
+    for (const slot of slots) {
+      const code = codes.get(slot);
+      if (code) fitted.set(slot, assembleTrack(code));
     }
     return trials;
   }
 
   /**
    * Error-driven greedy per block: a fine key depends only on the coarse keys and its own block's step,
-   * so coarsening one block's step changes that block's 16 frames alone. Largest tracks first, each
-   * block's step is coarsened by 2^(k/8) and kept when every joint of the track's subtree stays within
-   * the target at those frames: errors differ over time, so a block far from the track's worst frame
-   * has room its track-wide budget does not use. Returns the trials run.
+   * so coarsening one block's step changes that block's 16 frames alone (and, below a compensated
+   * track, the fine keys of its descendants' compensated tracks in those frames, re-encoded with their
+   * steps: coarse frames do not move). Largest tracks first, each block's step is coarsened by 2^(k/8)
+   * and kept when every joint of the track's subtree stays within the target at those frames and the
+   * bits of the blocks re-encoded shrink: errors differ over time, so a block far from the track's worst
+   * frame has room its track-wide budget does not use. Returns the trials run.
    */
   function blockLoosen(): number {
     let trials = 0;
     const blocks = blockCount(F);
     const order = slots.filter((s) => codes.get(s)).sort((a, b) => codeBytes(codes.get(b)!) - codeBytes(codes.get(a)!));
+    // Per joint, the compensated predicted tracks strictly below it (parents first).
+    const dependents = new Map<number, { slot: number; code: TrackCode }[]>();
+    for (let j = 0; j < J; j++) {
+      const list: { slot: number; code: TrackCode }[] = [];
+      const subtree = subtrees[j]!;
+      for (let k = 1; k < subtree.length; k++) for (const s of compensatedSlotsOf(subtree[k]!)) if (codes.get(s)) list.push({ slot: s, code: codes.get(s)! });
+      dependents.set(j, list);
+    }
+    /** Re-encodes block b of joint j's subtree below it at frames f0 ≤ f < f1 (steps unchanged); returns their fine bits. */
+    const reencodeBelow = (subtree: Int32Array, b: number, f0: number, f1: number): number => {
+      let bits = 0;
+      updateModel(subtree[0]!, f0, f1);
+      for (let k = 1; k < subtree.length; k++) {
+        const j = subtree[k]!;
+        for (const s of compensatedSlotsOf(j)) {
+          const code = codes.get(s);
+          if (!code) continue;
+          compensateSlot(s, f0, f1);
+          encodeFineBlock(code, b, code.fineCodes[b]!);
+          storeDecoded(cand, s, code, f0, f1);
+          bits += fineBlockBits(code, b);
+        }
+        updateModel(j, f0, f1);
+      }
+      return bits;
+    };
     for (let si = 0; si < BLOCK_STEPS.length; si++) {
       const step = BLOCK_STEPS[si]!;
       for (let round = 0; round < BLOCK_ROUNDS; round++) {
@@ -385,6 +525,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
           const code = codes.get(slot)!;
           const joint = Math.floor(slot / 3);
           const subtree = subtrees[joint]!;
+          const below = dependents.get(joint)!;
           for (let b = 0; b < blocks; b++) {
             if (fineCount(F, code.coarseShift, b) === 0) continue;
             const old = code.fineCodes[b]!;
@@ -402,16 +543,21 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
               continue;
             }
             trials++;
+            let belowBits = 0;
+            for (const d of below) belowBits += fineBlockBits(d.code, b);
             const f0 = b * KEYS_PER_BLOCK;
             const f1 = Math.min(F, f0 + KEYS_PER_BLOCK);
             storeDecoded(cand, slot, code, f0, f1);
-            modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
-            if (subtreeWithin(subtree, f0, f1)) {
+            let newBelow = 0;
+            if (below.length > 0) newBelow = reencodeBelow(subtree, b, f0, f1);
+            else modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
+            if (fineBlockBits(code, b) + newBelow < oldBits + belowBits && subtreeWithin(subtree, f0, f1)) {
               accepted++;
             } else {
               encodeFineBlock(code, b, old);
               storeDecoded(cand, slot, code, f0, f1);
-              modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
+              if (below.length > 0) reencodeBelow(subtree, b, f0, f1);
+              else modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
             }
           }
         }
@@ -419,7 +565,10 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
         if (accepted === 0) break;
       }
     }
-    for (const slot of order) fitted.set(slot, assembleTrack(codes.get(slot)!));
+    for (const slot of slots) {
+      const code = codes.get(slot);
+      if (code) fitted.set(slot, assembleTrack(code));
+    }
     return trials;
   }
 
