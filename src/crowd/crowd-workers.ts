@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { CompiledGraph } from "../graph/compiled-graph.ts";
 import { poseStride } from "./crowd.ts";
+import { expectBuiltGraph, expectCrowdWorkersArguments, expectGraphFactory, expectGraphRecipe, expectWorkersStep, importRecipeModule } from "./check-crowd-workers.ts";
 
 /**
  * How a worker gets the compiled graph: a compiled graph holds clips, Maps and closures and cannot be
@@ -96,10 +97,13 @@ function workerUrl(): URL {
 
 /** Builds the graph from a recipe (in whichever thread calls it). */
 export async function buildGraph(recipe: GraphRecipe): Promise<CompiledGraph> {
-  const mod = (await import(recipe.module)) as Record<string, unknown>;
+  expectGraphRecipe("buildGraph", "recipe", recipe);
+  const mod = await importRecipeModule("buildGraph", recipe);
   const factory = mod[recipe.exportName];
-  if (typeof factory !== "function") throw new Error(`crowd workers: ${recipe.module} does not export a function "${recipe.exportName}"`);
-  return await (factory as GraphFactory)(recipe.args);
+  expectGraphFactory("buildGraph", recipe, factory);
+  const graph = await (factory as GraphFactory)(recipe.args);
+  expectBuiltGraph("buildGraph", recipe, graph);
+  return graph;
 }
 
 /**
@@ -107,6 +111,7 @@ export async function buildGraph(recipe: GraphRecipe): Promise<CompiledGraph> {
  * every worker has built its part. Throws (rejects) when a worker fails to start.
  */
 export async function createCrowdWorkers(recipe: GraphRecipe, count: number, options: CrowdWorkersOptions): Promise<CrowdWorkers> {
+  expectCrowdWorkersArguments(recipe, count, options);
   const graph = await buildGraph(recipe);
   const J = graph.skeleton.jointCount;
   const P = poseStride(J);
@@ -155,11 +160,13 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
     }
   })();
   await Promise.race([ready, ...failures]);
+  let terminated = false;
   if (Atomics.load(ctl, FAILED)) await Promise.race(failures);
   return {
     count, jointCount: J,
     poseBuffer: new Float32Array(pose), model: new Float32Array(model), params: paramView,
     evaluate(dt: number): void {
+      expectWorkersStep(terminated, dt);
       dtView[0] = dt;
       Atomics.store(ctl, DONE, 0);
       Atomics.add(ctl, SEQ, 1);
@@ -173,6 +180,7 @@ export async function createCrowdWorkers(recipe: GraphRecipe, count: number, opt
       }
     },
     async terminate(): Promise<void> {
+      terminated = true;
       await Promise.all(workers.map((w) => w.terminate()));
     },
   };

@@ -3,6 +3,7 @@ import { createInstance, type GraphInstance, type InertialState, type MachineIns
 import { createPose, type Pose } from "../pose/pose.ts";
 import { poseStride, poseView } from "./crowd-layout.ts";
 import { createSampleCache, type SampleCache } from "./sample-cache.ts";
+import { expectCreateCrowdArguments } from "./check-crowd-arguments.ts";
 import { createSteadyPlan, type SteadyPlan } from "./steady-advance.ts";
 import type { CrowdKernel } from "./wasm/kernel.ts";
 import { createKernelPoses, keptMachines, type KernelPoses } from "./wasm/kernel-poses.ts";
@@ -189,7 +190,7 @@ function rebind(
  * error) for a negative or non-integer count or buffers too small.
  */
 export function createCrowd(graph: CompiledGraph, count: number, options: CrowdOptions = {}): Crowd {
-  if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`createCrowd: count must be an integer ≥ 0, got ${count}`);
+  expectCreateCrowdArguments(graph, count, options);
   const J = graph.skeleton.jointCount;
   const M = graph.machines.length;
   const P = poseStride(J);

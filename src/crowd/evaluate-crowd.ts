@@ -1,4 +1,5 @@
 import { advanceInstance, evaluatePose } from "../graph/step.ts";
+import { expectEvaluateCrowdArguments, expectEvaluateSelectedArguments } from "./check-crowd-arguments.ts";
 import type { Crowd } from "./crowd.ts";
 import { localToModel32 } from "./kernels.ts";
 import { beginFrame } from "./sample-cache.ts";
@@ -18,7 +19,9 @@ import { WARM_TILE, warmCharacters } from "./warm-characters.ts";
  * the next call. `from`/`to` restrict the work to characters [from, to) (default: all). No allocation
  * (except one pair of array views per call when a kernel crowd mirrors a partial range).
  */
-export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to = crowd.count): void {
+export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to?: number): void {
+  expectEvaluateCrowdArguments(crowd, dt, from, to);
+  to ??= crowd.count;
   const graph = crowd.graph;
   const skeleton = graph.skeleton;
   const instances = crowd.instances;
@@ -75,8 +78,7 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to = crowd.cou
  * in `evaluateCrowd`. No allocation.
  */
 export function evaluateCrowdSelected(crowd: Crowd, selected: Int32Array, selectedCount: number, dts: Float32Array | Float64Array): void {
-  if (!(selectedCount >= 0 && selectedCount <= selected.length)) throw new RangeError(`evaluateCrowdSelected: selectedCount ${selectedCount} is outside [0, ${selected.length}]`);
-  if (dts.length < crowd.count) throw new RangeError(`evaluateCrowdSelected: dts has ${dts.length} entries for ${crowd.count} characters`);
+  expectEvaluateSelectedArguments(crowd, selected, selectedCount, dts);
   const graph = crowd.graph;
   const skeleton = graph.skeleton;
   const instances = crowd.instances;

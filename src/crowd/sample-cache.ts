@@ -6,6 +6,7 @@ import { isProceduralClipUnchecked } from "../graph/motion-source.ts";
 import type { QuatInterpolation } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import { sampleClipAt } from "../clip/sample-clip.ts";
+import { expectSampleCache, expectSampleCacheArguments } from "./check-crowd-arguments.ts";
 
 /** Cache slots per clip: distinct sample times of one clip that one frame can share. */
 export const SLOTS_PER_CLIP = 16;
@@ -165,11 +166,12 @@ class SharedSampler implements SampleCache {
  * clip keeps one pose per grid time: every character then shares, whatever its phase.
  */
 export function createSampleCache(graph: CompiledGraph, share = true, timeQuantum = 0): SampleCache {
-  if (!(timeQuantum >= 0 && timeQuantum < Infinity)) throw new RangeError(`timeQuantum must be a finite number ≥ 0, got ${timeQuantum}`);
+  expectSampleCacheArguments(graph, share, timeQuantum);
   return new SharedSampler(graph, share, timeQuantum);
 }
 
 /** Starts a new frame: everything cached so far is forgotten (O(1)). */
 export function beginFrame(cache: SampleCache): void {
+  expectSampleCache("beginFrame", "cache", cache);
   cache.frame = (cache.frame + 1) | 0;
 }

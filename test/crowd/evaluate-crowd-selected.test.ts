@@ -78,6 +78,6 @@ test("the kernel path agrees with the JS path on a selected subset (float32 roun
 
 test("bad arguments are programmer errors that name the problem", () => {
   const crowd = createCrowd(graph, 3);
-  assert.throws(() => evaluateCrowdSelected(crowd, new Int32Array(2), 3, new Float64Array(3)), /selectedCount 3 is outside \[0, 2\]/);
-  assert.throws(() => evaluateCrowdSelected(crowd, new Int32Array(2), 1, new Float64Array(2)), /dts has 2 entries for 3 characters/);
+  assert.throws(() => evaluateCrowdSelected(crowd, new Int32Array(2), 3, new Float64Array(3)), { name: "AnimgraphError", code: "ERR_OUT_OF_RANGE", message: /^evaluateCrowdSelected: selectedCount must be an integer in \[0, 2\]; got the number 3$/ });
+  assert.throws(() => evaluateCrowdSelected(crowd, new Int32Array(2), 1, new Float64Array(2)), { name: "AnimgraphError", code: "ERR_OUT_OF_RANGE", message: /^evaluateCrowdSelected: dts must be a Float32Array or Float64Array of at least 3 steps \(one per character\); got a Float64Array of length 2$/ });
 });
