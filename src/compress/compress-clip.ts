@@ -188,6 +188,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   for (const [name, bits] of [["rotationBits", options.rotationBits], ["translationBits", options.translationBits], ["scaleBits", options.scaleBits]] as const) {
     if (bits !== undefined && !(Number.isInteger(bits) && bits >= 1 && bits <= 24)) return fail("E_COMPRESS_OPTION", `${name} must be an integer 1…24, not ${bits}`);
   }
+  if (options.compensate !== undefined && typeof options.compensate !== "boolean") return fail("E_COMPRESS_OPTION", `compensate must be true or false, not ${String(options.compensate)}`);
   const coarseShift = options.coarseShift ?? DEFAULT_COARSE_SHIFT;
   if (!(Number.isInteger(coarseShift) && coarseShift >= 1 && coarseShift <= 4)) return fail("E_COMPRESS_OPTION", `coarseShift must be an integer 1…4, not ${coarseShift}`);
   const rate = options.sampleRate ?? detectSampleRate(clip);

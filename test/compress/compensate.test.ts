@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import { compensatedLevers, compensateRotation, compensateTranslation, hasUnitScale } from "../../src/compress/compensate.ts";
+import { createClip } from "../../src/clip/clip.ts";
 import { compressClip } from "../../src/compress/compress-clip.ts";
+import { createSkeleton } from "../../src/skeleton/skeleton.ts";
 import { createFrameSequence } from "../../src/compress/virtual-vertex-error.ts";
 import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
 import { quatMultiply } from "../../src/math/quat.ts";
@@ -106,5 +108,28 @@ test("CMU 131_01 at 30 fps, 1 m virtual vertices: compensation makes the clip sm
     assert.ok(result.stats!.maxError <= 1e-4);
     const check = independentError(clip, result.compressed!, times, upm);
     assert.ok(check.max / upm <= 1e-4, `independent ${((check.max / upm) * 1000).toFixed(4)} mm at joint ${check.worstJoint}, t = ${check.worstTime}`);
+  }
+});
+
+test("compensate must be a boolean: anything else is E_COMPRESS_OPTION, and false or true both compress", () => {
+  const model = createSkeleton({ names: ["root", "child"], parents: [-1, 0] });
+  const clip = createClip({
+    name: "swing", skeleton: model,
+    tracks: [1, 0].map((joint) => ({
+      joint, path: "rotation" as const, interpolation: "LINEAR" as const, stride: 4,
+      times: Float32Array.from({ length: 31 }, (_, k) => k / 30),
+      values: Float32Array.from({ length: 31 * 4 }, (_, i) => {
+        const angle = 0.5 * Math.sin((joint + 1) * Math.floor(i / 4) / 5);
+        return [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)][i % 4]!;
+      }),
+    })),
+  });
+  const bad = compressClip(clip, { compensate: "yes" as unknown as boolean });
+  assert.equal(bad.compressed, undefined);
+  assert.equal(bad.diagnostics[0]?.code, "E_COMPRESS_OPTION");
+  assert.match(bad.diagnostics[0]!.message, /compensate must be true or false/);
+  for (const compensate of [true, false]) {
+    const result = compressClip(clip, { compensate, tolerance: 1e-4 });
+    assert.ok(result.stats && result.stats.maxError <= 1e-4, `compensate ${compensate}: ${result.stats?.maxError}`);
   }
 });
