@@ -2,7 +2,8 @@
 // the joint under the pointer, a click (or a tap) selects it — the store's `selection.joint`, which every
 // panel hears; not an undo step — and clicking empty space clears it. The selected joint is marked with
 // its bones to its parent and children and labelled with its name. A field may *arm* the picker ("pick"
-// buttons in the IK panel): the next joint clicked goes to that field instead, and Escape cancels.
+// buttons in the IK panel): the next joint clicked goes to that field instead, and Escape cancels. On the
+// keyboard, the focused viewport's arrow keys walk the skeleton and Enter fills the armed field.
 // A drag (orbiting) is not a click, and a press on the IK translate handle is the handle's.
 import * as THREE from "three";
 import type { Character } from "./character.ts";
@@ -132,6 +133,38 @@ export function createJointPicking(viewport: Viewport, store: StudioStore, host:
   });
   canvas.addEventListener("pointerleave", () => { hoverAt = undefined; hovered = -1; });
 
+  // The keyboard, on the focused viewport: the arrows walk the skeleton from the selected joint (Maya's
+  // pick-walking: ↑ parent, ↓ first child, ← → siblings), and Enter puts it into the armed field.
+  host.addEventListener("keydown", (e) => {
+    if (!character || e.ctrlKey || e.metaKey || e.altKey || e.target !== host) return;
+    const s = character.skeleton;
+    const current = jointIndex(store.selection.joint);
+    if ((e.key === "Enter" || e.key === " ") && armed) {
+      e.preventDefault();
+      if (current < 0) { links.report(`Select a joint first (click it, or walk to it with the arrow keys) for ${armed.label}`); return; }
+      const request = armed;
+      setArmed(undefined);
+      request.pick(s.names[current]!);
+      return;
+    }
+    const next = walk(e.key, current);
+    if (next === undefined) return;
+    e.preventDefault();
+    if (next >= 0) store.select({ joint: s.names[next]! }, "viewport");
+  });
+  /** The joint an arrow key walks to from `from` (−1: none there); undefined for another key. */
+  function walk(key: string, from: number): number | undefined {
+    const s = character!.skeleton;
+    const parents = Array.from(s.parents);
+    if (!["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"].includes(key)) return undefined;
+    if (from < 0) return parents.indexOf(-1);
+    if (key === "ArrowUp") return parents[from]!;
+    if (key === "ArrowDown") return parents.indexOf(from);
+    const siblings = parents.flatMap((p, k) => (p === parents[from] ? [k] : []));
+    const at = siblings.indexOf(from);
+    return siblings[(at + (key === "ArrowRight" ? 1 : siblings.length - 1)) % siblings.length]!;
+  }
+
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && armed) {
       e.preventDefault();
@@ -169,7 +202,7 @@ export function createJointPicking(viewport: Viewport, store: StudioStore, host:
       const before = armed;
       setArmed(request);
       if (before && before !== request) before.cancelled?.();
-      links.report(`Click a joint in the viewport for ${request.label} (Escape cancels)`);
+      links.report(`Click a joint in the viewport for ${request.label} (or arrows and Enter there; Escape cancels)`);
     },
     cancel() {
       const request = armed;

@@ -3,8 +3,9 @@
 // hand or a joint next to it, a click selects it (the store's selection, labelled in the viewport, not an
 // undo step), a click on empty space clears it; an IK layer's end-joint "pick" button is reached and armed
 // from the keyboard, Escape cancels, and armed, a click on the hand writes the picked joint into the
-// layer's JSON (one undo step, the chain finding gone), which undo takes back. On Fox the same, from the
-// joints of the layer the panel made.
+// layer's JSON (one undo step, the chain finding gone), which undo takes back; the keyboard alone walks
+// the skeleton in the viewport and fills the armed field with Enter. On Fox the same with the mouse, on
+// its head and its near front leg.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
@@ -153,6 +154,28 @@ test("robot: hover marks and a click selects the joint drawn under the pointer (
   await page.waitForFunction(() => document.querySelector('#ik [data-ik-layer="0"]')?.classList.contains("finding-error") === true, undefined, { timeout: 30_000 });
   const picked = await pickEndJoint(0, joints[2]!, "Head");
   assert.ok((await neighbourhood(sk, joints[2]!)).has(picked));
+
+  // The keyboard alone: on the focused viewport the arrows walk the skeleton from the selected joint (↑
+  // parent, ↓ first child, → next sibling), and Enter puts it into the armed field.
+  assert.equal(await selectedJoint(), picked, "undo leaves the picked joint selected");
+  const index = (n: string | null): number => sk.names.indexOf(n ?? "");
+  await page.locator("#viewport").focus();
+  await page.keyboard.press("ArrowUp");
+  await page.waitForFunction((p) => (window as unknown as { animgraphStudio: { store: { selection: { joint: string } } } }).animgraphStudio.store.selection.joint === p, sk.names[sk.parents[index(picked)]!]!);
+  await page.keyboard.press("ArrowDown");
+  await page.waitForFunction((p) => (window as unknown as { animgraphStudio: { store: { selection: { joint: string } } } }).animgraphStudio.store.selection.joint !== p, sk.names[sk.parents[index(picked)]!]!);
+  assert.equal(sk.parents[index(await selectedJoint())], sk.parents[index(picked)], "↓ goes to a child of the parent");
+  for (let k = 0; k < sk.names.length && (await selectedJoint()) !== picked; k++) await page.keyboard.press("ArrowRight");
+  assert.equal(await selectedJoint(), picked, "→ walks the siblings round to it");
+  await ik("ik-pick-joints-2").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction("window.animgraphStudio.armedPick() !== null");
+  await page.locator("#viewport").focus();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((p) => JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0].joints[2] === p, picked);
+  assert.equal(await page.evaluate("window.animgraphStudio.armedPick()"), null);
+  await page.keyboard.press("Control+z");
+  await page.waitForFunction(() => JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0].joints[2] === "Head");
   assert.deepEqual(pageErrors, []);
 });
 
