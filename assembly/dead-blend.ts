@@ -1,7 +1,7 @@
 // Dead blending in the crowd kernel: the same formulas as src/blend/dead-blend.ts, four joints per f32x4
 // (docs/transitions.md, "deadBlend"). The JS recorder (src/crowd/wasm/kernel-poses.ts) records them when
 // step.ts would run extrapolatePoseAt and deadBlendAt.
-import { MOVES_R, MOVES_S, MOVES_T, VECTOR_GROUP, atan2Upper, copyPlanes, turn } from "./inertial";
+import { MOVES_R, MOVES_S, MOVES_T, atan2Upper, copyPlanes, rotationAt, turn } from "./inertial";
 
 /** 2 / MAX_EXTRAPOLATED_ANGLE (¾ of a half turn... of a turn: 0.75π), as dead-blend.ts. */
 const FAST: f32 = <f32>(2 / (0.75 * Math.PI));
@@ -69,10 +69,11 @@ export function extrapolate(dst: usize, source: usize, velocity: usize, tau: f32
   const sb = rb + <usize>(groups * 48);
   const t = f32x4.splat(tau), b = f32x4.splat(base), kb = f32x4.splat(kBase);
   const limit = f32x4.splat(base / FAST);
+  const vt = <usize>(groups * 48), vs = <usize>(groups * 96);
   for (let gi = 0; gi < groups; gi++) {
     const g = <usize>gi;
-    const vo = velocity + g * VECTOR_GROUP;
-    const moves = load<i32>(vo, 144);
+    const vo = rotationAt(velocity, g, groups);
+    const moves = load<i32>(velocity + (g << 2));
     const to = rb + g * 48, so = sb + g * 48, ro = g << 6;
     if (moves == 0) {
       copyPlanes(dst + to, source + to);
@@ -80,7 +81,7 @@ export function extrapolate(dst: usize, source: usize, velocity: usize, tau: f32
       memory.copy(dst + ro, source + ro, 64);
       continue;
     }
-    const wx = v128.load(vo, 48), wy = v128.load(vo, 64), wz = v128.load(vo, 80);
+    const wx = v128.load(vo), wy = v128.load(vo, 16), wz = v128.load(vo, 32);
     const speed2 = f32x4.add(f32x4.add(f32x4.mul(wx, wx), f32x4.mul(wy, wy)), f32x4.mul(wz, wz));
     // A fast lane (|ω|·2/(¾π) > base) has its own rate and travel.
     const fast = f32x4.gt(speed2, f32x4.mul(limit, limit));
@@ -88,9 +89,9 @@ export function extrapolate(dst: usize, source: usize, velocity: usize, tau: f32
     if (v128.any_true(fast)) k = v128.bitselect(travel(f32x4.max(b, f32x4.mul(f32x4.sqrt(speed2), f32x4.splat(FAST))), t), kb, fast);
     for (let c = 0; c < 3; c++) {
       const q = <usize>(c << 4);
-      if (moves & MOVES_T) v128.store(dst + to + q, f32x4.add(v128.load(source + to + q), f32x4.mul(k, v128.load(vo + q))));
+      if (moves & MOVES_T) v128.store(dst + to + q, f32x4.add(v128.load(source + to + q), f32x4.mul(k, v128.load(vo + vt + q))));
       else v128.store(dst + to + q, v128.load(source + to + q));
-      if (moves & MOVES_S) v128.store(dst + so + q, f32x4.add(v128.load(source + so + q), f32x4.mul(k, v128.load(vo + q, 96))));
+      if (moves & MOVES_S) v128.store(dst + so + q, f32x4.add(v128.load(source + so + q), f32x4.mul(k, v128.load(vo + vs + q))));
       else v128.store(dst + so + q, v128.load(source + so + q));
     }
     if (moves & MOVES_R) turn(dst + ro, source + ro, f32x4.mul(k, wx), f32x4.mul(k, wy), f32x4.mul(k, wz));

@@ -3,14 +3,24 @@
 // same formulas as src/blend/pose-offset.ts; the JS recorder (src/crowd/wasm/record-inertial.ts) decides
 // when each runs and with which coefficients, exactly as src/graph/step.ts does.
 //
-// An offset or velocity vector has the slots' grouping: per group of four joints nine f32x4 planes,
-// translation x y z, rotation vector x y z (in the parent's space), scale x y z, then an i32 of flags
-// (16 bytes with padding): bit 0 some translation lane is not 0, bit 1 some rotation lane, bit 2 some
-// scale lane. Most joints of a character only rotate, and many keep still, so the per-frame offset
-// skips what is 0 (and a zeroed vector, OP_ZERO, has no flags).
+// An offset or velocity vector (9 numbers per joint) is stored plane by plane, by groups of four joints
+// as the slots are, with the planes that change least often read least: first an i32 of flags per group
+// (padded to 16 bytes) — bit 0 some translation lane is not 0, bit 1 some rotation lane, bit 2 some scale
+// lane — then every group's rotation vector x y z (f32x4 planes, in the parent's space), then every
+// group's translation x y z, then scale x y z. Most joints of a character only rotate and many keep
+// still, so the per-frame offset reads the flags and the rotation planes of the moving groups, a third
+// of the vector, contiguous (and a zeroed vector, OP_ZERO, has no flags).
 
-/** Bytes of one group of an offset or velocity vector. */
-export const VECTOR_GROUP: usize = 160;
+/** Bytes of the flags at the start of a vector of `groups` groups. */
+// @ts-ignore: decorator
+@inline export function flagBytes(groups: i32): usize {
+  return <usize>(((groups << 2) + 15) & ~15);
+}
+/** Group g's rotation planes in a vector at v; its translation planes are 48·groups further, scale 96·groups. */
+// @ts-ignore: decorator
+@inline export function rotationAt(v: usize, g: usize, groups: i32): usize {
+  return v + flagBytes(groups) + g * 48;
+}
 export const MOVES_T: i32 = 1, MOVES_R: i32 = 2, MOVES_S: i32 = 4;
 /** π², the largest squared angle the series below takes (as pose-offset.ts). */
 const PI2: f32 = <f32>(Math.PI * Math.PI);
@@ -23,7 +33,7 @@ const PI2: f32 = <f32>(Math.PI * Math.PI);
  * frame apart, whose quaternions agree in their leading digits, and float32 products of the full
  * quaternions would cancel those digits away (a relative error of 1e-5 on a velocity); δ's products keep
  * float32's relative precision, which puts the kernel within a few 1e-7 of the float64 JS. angle/sin by
- * atan's series in t = sin/cos below 11° (five terms, below float32 rounding), atan2 beyond. Still joints
+ * atan's series in t = sin/cos below 11° (five terms, below float32 rounding), float64 atan2 beyond. Still joints
  * (the same bits in both poses) come out exactly 0; padding lanes get 0.
  */
 export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: usize, groups: i32, joints: i32): void {
@@ -32,10 +42,11 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
   const iv = f32x4.splat(<f32>inv);
   const two = f32x4.splat(2);
   const lanes = i32x4(0, 1, 2, 3);
+  const vt = <usize>(groups * 48), vs = <usize>(groups * 96);
   for (let gi = 0; gi < groups; gi++) {
     const g = <usize>gi;
-    const o = out + g * VECTOR_GROUP;
-    const f = from + g * VECTOR_GROUP;
+    const o = rotationAt(out, g, groups);
+    const f = rotationAt(from, g, groups);
     const live = i32x4.lt_s(lanes, i32x4.splat(joints - (gi << 2)));
     const to = rb + g * 48, so = sb + g * 48, ro = g << 6;
     for (let c = 0; c < 3; c++) {
@@ -43,11 +54,11 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
       let t = f32x4.mul(f32x4.sub(v128.load(a + to + k), v128.load(b + to + k)), iv);
       let s = f32x4.mul(f32x4.sub(v128.load(a + so + k), v128.load(b + so + k)), iv);
       if (from != 0) {
-        t = f32x4.sub(v128.load(f + k), t);
-        s = f32x4.sub(v128.load(f + k, 96), s);
+        t = f32x4.sub(v128.load(f + vt + k), t);
+        s = f32x4.sub(v128.load(f + vs + k), s);
       }
-      v128.store(o + k, v128.and(t, live));
-      v128.store(o + k, v128.and(s, live), 96);
+      v128.store(o + vt + k, v128.and(t, live));
+      v128.store(o + vs + k, v128.and(s, live));
     }
     const bx = v128.load(b + ro), by = v128.load(b + ro, 16), bz = v128.load(b + ro, 32), bw = v128.load(b + ro, 48);
     const ax = v128.load(a + ro), ay = v128.load(a + ro, 16), az = v128.load(a + ro, 32), aw = v128.load(a + ro, 48);
@@ -68,18 +79,30 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
     p = f32x4.sub(f32x4.splat(1), f32x4.mul(t2, p));
     let k = f32x4.div(f32x4.mul(two, p), dw);
     const far = f32x4.ge(sin, f32x4.mul(dw, f32x4.splat(0.1)));
-    if (v128.any_true(far)) k = v128.bitselect(f32x4.div(f32x4.mul(two, atan2Upper(sin, dw)), sin), k, far);
+    if (v128.any_true(far)) {
+      // Past 11° (an offset between two poses, rarely a velocity): atan2 in float64 on those lanes
+      // (float32's atan2 would put its 1e-7 on the whole angle of a large offset).
+      v128.store(scratch, k);
+      v128.store(quad, sin);
+      v128.store(quad, dw, 16);
+      for (let l = 0; l < 4; l++) {
+        const q = <usize>(l << 2);
+        const sl = <f64>load<f32>(quad + q), cl = <f64>load<f32>(quad + q, 16);
+        if (sl >= cl * 0.1) store<f32>(scratch + q, <f32>((2 * Math.atan2(sl, cl)) / sl));
+      }
+      k = v128.load(scratch);
+    }
     k = f32x4.mul(k, iv);
     let rx = f32x4.mul(dx, k), ry = f32x4.mul(dy, k), rz = f32x4.mul(dz, k);
     if (from != 0) {
-      rx = f32x4.sub(v128.load(f, 48), rx);
-      ry = f32x4.sub(v128.load(f, 64), ry);
-      rz = f32x4.sub(v128.load(f, 80), rz);
+      rx = f32x4.sub(v128.load(f), rx);
+      ry = f32x4.sub(v128.load(f, 16), ry);
+      rz = f32x4.sub(v128.load(f, 32), rz);
     }
-    v128.store(o, v128.and(rx, live), 48);
-    v128.store(o, v128.and(ry, live), 64);
-    v128.store(o, v128.and(rz, live), 80);
-    store<i32>(o, (nonZero(o) ? MOVES_T : 0) | (nonZero(o + 48) ? MOVES_R : 0) | (nonZero(o + 96) ? MOVES_S : 0), 144);
+    v128.store(o, v128.and(rx, live));
+    v128.store(o, v128.and(ry, live), 16);
+    v128.store(o, v128.and(rz, live), 32);
+    store<i32>(out + (g << 2), (nonZero(o + vt) ? MOVES_T : 0) | (nonZero(o) ? MOVES_R : 0) | (nonZero(o + vs) ? MOVES_S : 0));
   }
 }
 
@@ -133,8 +156,9 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
   v128.store(dst, v128.load(src, 32), 32);
 }
 
-// Four float32 lanes for the rare large-angle exp.
+// Four float32 lanes for the rare large-angle exp and difference; two f32x4 of a difference's sines and cosines.
 const scratch = memory.data(16, 16);
+const quad = memory.data(32, 16);
 const lanes = memory.data(32, 16);
 
 /**
@@ -149,27 +173,28 @@ export function applyOffset(dst: usize, pose: usize, x: usize, y: usize, c0: f32
   const rb = <usize>(groups << 6);
   const sb = rb + <usize>(groups * 48);
   const a = f32x4.splat(c0), b = f32x4.splat(c1);
+  const vt = <usize>(groups * 48), vs = <usize>(groups * 96);
   for (let gi = 0; gi < groups; gi++) {
     const g = <usize>gi;
-    const xo = x + g * VECTOR_GROUP;
-    const yo = y + g * VECTOR_GROUP;
-    const moves = load<i32>(xo, 144) | (y != 0 ? load<i32>(yo, 144) : 0);
-    // Translations (planes 0–2) and scales (6–8); planes whose offset is 0 everywhere keep the pose's bits.
+    const xo = rotationAt(x, g, groups);
+    const yo = rotationAt(y, g, groups);
+    const moves = load<i32>(x + (g << 2)) | (y != 0 ? load<i32>(y + (g << 2)) : 0);
+    // Translations and scales; planes whose offset is 0 everywhere keep the pose's bits.
     const to = rb + g * 48, so = sb + g * 48;
-    if (moves & MOVES_T) addPlanes(dst + to, pose + to, xo, yo, a, b, y != 0);
+    if (moves & MOVES_T) addPlanes(dst + to, pose + to, xo + vt, yo + vt, a, b, y != 0);
     else if (dst != pose) copyPlanes(dst + to, pose + to);
-    if (moves & MOVES_S) addPlanes(dst + so, pose + so, xo + 96, yo + 96, a, b, y != 0);
+    if (moves & MOVES_S) addPlanes(dst + so, pose + so, xo + vs, yo + vs, a, b, y != 0);
     else if (dst != pose) copyPlanes(dst + so, pose + so);
     const ro = g << 6;
     if (!(moves & MOVES_R)) {
       if (dst != pose) memory.copy(dst + ro, pose + ro, 64);
       continue;
     }
-    let rx = f32x4.mul(a, v128.load(xo, 48)), ry = f32x4.mul(a, v128.load(xo, 64)), rz = f32x4.mul(a, v128.load(xo, 80));
+    let rx = f32x4.mul(a, v128.load(xo)), ry = f32x4.mul(a, v128.load(xo, 16)), rz = f32x4.mul(a, v128.load(xo, 32));
     if (y != 0) {
-      rx = f32x4.add(rx, f32x4.mul(b, v128.load(yo, 48)));
-      ry = f32x4.add(ry, f32x4.mul(b, v128.load(yo, 64)));
-      rz = f32x4.add(rz, f32x4.mul(b, v128.load(yo, 80)));
+      rx = f32x4.add(rx, f32x4.mul(b, v128.load(yo)));
+      ry = f32x4.add(ry, f32x4.mul(b, v128.load(yo, 16)));
+      rz = f32x4.add(rz, f32x4.mul(b, v128.load(yo, 32)));
     }
     turn(dst + ro, pose + ro, rx, ry, rz);
   }

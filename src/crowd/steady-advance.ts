@@ -5,12 +5,13 @@
 // the same few kernel commands. `advanceSteady` does exactly what `advanceInstance` does for it — same
 // operations in the same order, so the same bits — but computes what depends on the parameters (state
 // speed, cycle, child and layer weights) once per run of characters with identical parameters and
-// states (a `SteadyPlan`), instead of two or three times per character. Anything else (a crossfade, a
-// transition about to fire, a nested machine, inertialization, a travel, sub-steps) takes the general
-// path. test/crowd/steady-crowd.test.ts holds both paths to equal instance state, events and output.
+// states (a `SteadyPlan`), instead of two or three times per character. A machine that inertializes or
+// dead-blends settles too between its transitions (its clock for the history moves on, and the recorder
+// remembers its output). Anything else (a transition running or about to fire, a nested machine, a
+// travel, sub-steps) takes the general path. test/crowd/steady-crowd.test.ts holds both paths to equal instance state, events and output.
 import type { CompiledGraph } from "../graph/compiled-graph.ts";
 import type { GraphInstance } from "../graph/graph-instance.ts";
-import { addBaseRootMotion, layerWeightAt, MAX_STATE_CYCLES, sortEventsByTime } from "../graph/step.ts";
+import { addBaseRootMotion, layerWeightAt, MAX_STATE_CYCLES, NOW, sortEventsByTime } from "../graph/step.ts";
 import { emitCrossings } from "../state-machine/clip-events.ts";
 import { NONE, pickTransition } from "../state-machine/select-transition.ts";
 import { childWeights, isSyncBlend, stateCycleAt, stateSpeedAt } from "../state-machine/state-clock.ts";
@@ -140,7 +141,7 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
   const layers = inst.layers;
   for (let li = 0; li < layers.length; li++) {
     const mi = layers[li]!;
-    if (mi.depth !== 0 || mi.travelLength !== 0 || mi.inertial !== null) return false;
+    if (mi.depth !== 0 || mi.travelLength !== 0) return false;
     const m = mi.machine;
     if (m.states[mi.current]!.motion.kind === "machine") return false;
     // Transitions only read parameters and the machine's own clock, which the layers before this one
@@ -161,6 +162,9 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
     const s = mi.current;
     const st = mi.machine.states[s]!;
     mi.advancedAt[s] = ++inst.stamp;
+    // updateMachine's clock for the output history (inertialize, deadBlend).
+    const ine = mi.inertial;
+    if (ine !== null) ine.times[NOW] = ine.times[NOW]! + h;
     const adv = h * plan.speed[li]!;
     const cycle = plan.cycle[li]!;
     const finite = cycle > 0 && cycle < Infinity;

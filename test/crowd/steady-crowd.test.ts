@@ -5,6 +5,12 @@ import { setParam, trigger } from "../../src/graph/commands.ts";
 import type { CompiledGraph } from "../../src/graph/compiled-graph.ts";
 import { createInstance, type GraphInstance, type MachineInstance } from "../../src/graph/graph-instance.ts";
 import { step } from "../../src/graph/step.ts";
+import { readFileSync } from "node:fs";
+import { compileGraph } from "../../src/graph/compile-graph.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
+import { parseJsonText } from "../../src/json/index.ts";
+import { parseGraphSpec } from "../../src/spec/parse-graph-spec.ts";
+import { repoPath } from "../helpers/assets.ts";
 import { foxGraph } from "./fox-graph.ts";
 import { robotGraph } from "./robot-graph.ts";
 
@@ -94,6 +100,23 @@ async function compare(graph: CompiledGraph, name: string, frames: number, drive
 
 test("robot example: the settled-character fast path leaves every instance as step does (times, weights, events, root motion) and the kernel writes the same bits", async () => {
   await compare(await robotGraph(), "robot", 600, drive);
+});
+
+test("robot example with inertialize and deadBlend transitions: settled characters take the fast path between transitions (the output history kept) and equal the general path bit for bit", async () => {
+  const json = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as { layers: { machine: { transitions: { blend?: string }[] } }[] };
+  for (const l of json.layers) l.machine.transitions.forEach((t, i) => (t.blend = ["inertialize", "deadBlend", "crossfade"][i % 3]));
+  const spec = parseGraphSpec(parseJsonText(JSON.stringify(json), "robot.animgraph.json")).spec!;
+  const gltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
+  const graph = compileGraph(spec, gltf.skeletons[0]!, gltf.clips, { rootMotion: "auto" }).graph!;
+  assert.ok(graph.machines[0]!.inertial);
+  const probe = createCrowd(graph, 1);
+  let fast = 0;
+  for (let k = 0; k < 40; k++) {
+    evaluateCrowd(probe, 1 / 60);
+    if (probe.steady!.valid) fast++;
+  }
+  assert.ok(fast > 0, "a settled inertializing character took the fast path");
+  await compare(graph, "robot inertial", 600, drive);
 });
 
 test("fox example (synchronised blend, root motion): the fast path equals the general one", async () => {

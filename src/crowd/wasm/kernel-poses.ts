@@ -15,9 +15,13 @@ import { acquire, emit, flush, recordState, release } from "./record-pose.ts";
 import { readSlot, slotBytes } from "./slot-layout.ts";
 import { OP, type WasmCrowd } from "./wasm-crowd.ts";
 
-/** Bytes of an offset or velocity vector: nine f32x4 planes and a flags word per group of four joints. */
+/**
+ * Bytes of an offset or velocity vector (assembly/inertial.ts): a flags word per group of four joints
+ * (padded to 16 bytes), then nine f32x4 planes per group, rotation planes first.
+ */
 export function vectorBytes(jointCount: number): number {
-  return 160 * Math.ceil(jointCount / 4);
+  const groups = Math.ceil(jointCount / 4);
+  return ((4 * groups + 15) & ~15) + 144 * groups;
 }
 
 /**
@@ -134,6 +138,11 @@ function blockOf(inst: GraphInstance, mi: MachineInstance): KernelBlock {
 /** step.ts's evaluateMachine for a kept machine: its output into slot `out`, remembered as the latest. */
 export function recordKept(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
   recordFold(w, inst, mi, out);
+  if (mi.inertial) recordRemember(w, mi.inertial, blockOf(inst, mi), out);
+}
+
+/** recordKept's remembering alone, for a settled kept machine whose state the steady recorder wrote into `out`. */
+export function recordRememberKept(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
   if (mi.inertial) recordRemember(w, mi.inertial, blockOf(inst, mi), out);
 }
 

@@ -8,7 +8,7 @@ import { childTimeAt, layerWeightAt } from "../../graph/step.ts";
 import { stripRootMotionUnchecked } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
 import type { SteadyPlan } from "../steady-advance.ts";
-import { recordKept } from "./kernel-poses.ts";
+import { recordKept, recordRememberKept } from "./kernel-poses.ts";
 import { COMMAND_CAPACITY, OP, STAGING_CAPACITY, type WasmCrowd } from "./wasm-crowd.ts";
 
 /** Runs the recorded batch and starts a new one. Slots keep their contents across batches. */
@@ -202,6 +202,7 @@ function recordPlanned(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, p
   if (m.kind === "clip") {
     childTimeAt(mi, st, s, m.source, false, x, 0);
     sampleSource(w, inst, out, m.source, mi, s, 0);
+    if (inst.keeper !== undefined && inst.keeper.keeps(mi)) recordRememberKept(w, inst, mi, out);
     return;
   }
   if (m.kind === "machine") throw new Error("recordSteady: a nested machine is not steady");
@@ -221,4 +222,6 @@ function recordPlanned(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, p
     }
   }
   if (count === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
+  // A settled machine that inertializes or dead-blends still keeps its output (its next transition's source).
+  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) recordRememberKept(w, inst, mi, out);
 }
