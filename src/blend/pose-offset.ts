@@ -52,14 +52,33 @@ export function poseDifferenceAt(out: Float64Array, a: Pose, b: Pose, ws: Float6
 }
 
 /**
+ * Writes into `joints` the joints whose offset x or y (9 numbers each; y may be null) is not all 0 (NaN
+ * counts), returns how many: the only joints an offset changes (most of a character's, in most
+ * transitions, keep still: 27 of the robot's 43 from walk to run).
+ */
+export function listMovingJoints(joints: Int32Array, x: Float64Array, y: Float64Array | null): number {
+  let n = 0;
+  for (let j = 0; j < joints.length; j++) {
+    const o = OFFSET_STRIDE * j;
+    let still = true;
+    for (let c = 0; c < OFFSET_STRIDE && still; c++) still = x[o + c] === 0 && (y === null || y[o + c] === 0);
+    if (!still) joints[n++] = j;
+  }
+  return n;
+}
+
+/**
  * out ← pose ⊕ (c0·x + c1·y) per joint, with c0 = cs[ci], c1 = cs[ci + 1]: translation and scale add,
  * the rotation vector r = c0·x_r + c1·y_r turns the rotation: q ← exp(r) · q. `y` may be null (c1 unused).
- * `out` may be `pose`. No allocation.
+ * `out` may be `pose`. With `joints`, only its first `count` joints (listMovingJoints: the others' offset
+ * is 0, which leaves them as they are), and `out` must be `pose`. No allocation.
  */
-export function addPoseOffsetAt(out: Pose, pose: Pose, x: Float64Array, y: Float64Array | null, cs: Float64Array, ci: number): void {
+export function addPoseOffsetAt(out: Pose, pose: Pose, x: Float64Array, y: Float64Array | null, cs: Float64Array, ci: number, joints?: Int32Array, count = 0): void {
   const c0 = cs[ci]!, c1 = y ? cs[ci + 1]! : 0;
   const pt = pose.t, ps = pose.s, pr = pose.r, ot = out.t, os = out.s, or = out.r;
-  for (let j = 0; j < pose.jointCount; j++) {
+  const end = joints ? count : pose.jointCount;
+  for (let m = 0; m < end; m++) {
+    const j = joints ? joints[m]! : m;
     const o = OFFSET_STRIDE * j, k3 = 3 * j, k4 = 4 * j;
     let tx = c0 * x[o]!, ty = c0 * x[o + 1]!, tz = c0 * x[o + 2]!;
     let rx = c0 * x[o + 3]!, ry = c0 * x[o + 4]!, rz = c0 * x[o + 5]!;

@@ -51,6 +51,9 @@ export interface InertialState {
   readonly target: Pose;
   /** Inertialize: 0 = the offset is not known yet, 1 = x₀ known, v₀ not yet, 2 = both. */
   phase: number;
+  /** Inertialize: the joints whose offset or offset velocity is not 0, the first `movingCount` (the only ones the offset changes). */
+  readonly moving: Int32Array;
+  movingCount: number;
   /** deadBlend: per joint (4 each) the last frame's rotation from target to extrapolated source (src/blend/dead-blend.ts). */
   readonly directions: Float64Array;
   /** deadBlend: per joint, the rate at which the extrapolated velocity decays (1/s). */
@@ -251,7 +254,7 @@ function createInertialState(J: number): InertialState {
     last: createPose(J), previous: createPose(J), times: new Float64Array(8), history: 0,
     source: createPose(J), velocity: new Float64Array(9 * J),
     offset: new Float64Array(9 * J), offsetVelocity: new Float64Array(9 * J), target: createPose(J), phase: 0,
-    directions: new Float64Array(4 * J), rates: new Float64Array(J),
+    moving: new Int32Array(J), movingCount: 0, directions: new Float64Array(4 * J), rates: new Float64Array(J),
   };
 }
 

@@ -2,7 +2,7 @@ import { argumentError, rangeError } from "../errors/check-argument.ts";
 import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import { applyLayerAt } from "../blend/apply-layer.ts";
 import { crossfadeAt } from "../blend/crossfade.ts";
-import { addPoseOffsetAt, inertialDecayAt, poseDifferenceAt } from "../blend/pose-offset.ts";
+import { addPoseOffsetAt, inertialDecayAt, listMovingJoints, poseDifferenceAt } from "../blend/pose-offset.ts";
 import { deadBlendAt, deadBlendWeightAt, extrapolatePoseAt, extrapolationRatesInto, resetDirections } from "../blend/dead-blend.ts";
 import { applyIkLayers } from "./ik-layers.ts";
 import { sampleClipAt } from "../clip/sample-clip.ts";
@@ -708,6 +708,7 @@ function evaluateFirstEntry(inst: GraphInstance, mi: MachineInstance, e: StackEn
     copyPose(ine.target, out);
     times[ORIGIN] = e.elapsed;
     ine.offsetVelocity.fill(0);
+    ine.movingCount = listMovingJoints(ine.moving, ine.offset, null);
     ine.phase = 1;
   } else if (ine.phase === 1 && e.elapsed > times[ORIGIN]!) {
     // One evaluation later the target's velocity is known: v₀ = v_source − v_target.
@@ -715,11 +716,12 @@ function evaluateFirstEntry(inst: GraphInstance, mi: MachineInstance, e: StackEn
     const v = ine.offsetVelocity, vs = ine.velocity;
     poseDifferenceAt(v, out, ine.target, times, SCRATCH);
     for (let i = 0; i < v.length; i++) v[i] = vs[i]! - v[i]!;
+    ine.movingCount = listMovingJoints(ine.moving, ine.offset, v);
     ine.phase = 2;
   }
   // x(u) = x₀·h₀(u) + v₀·D·h₁(u), u = (elapsed − origin) / D, D = duration − origin.
   times[SCRATCH + 1] = tr.duration - times[ORIGIN]!;
   times[SCRATCH] = times[SCRATCH + 1]! > 0 ? (e.elapsed - times[ORIGIN]!) / times[SCRATCH + 1]! : 1;
   inertialDecayAt(times, SCRATCH);
-  addPoseOffsetAt(out, out, ine.offset, ine.offsetVelocity, times, SCRATCH);
+  addPoseOffsetAt(out, out, ine.offset, ine.offsetVelocity, times, SCRATCH, ine.moving, ine.movingCount);
 }

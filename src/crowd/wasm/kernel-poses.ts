@@ -137,17 +137,44 @@ function blockOf(inst: GraphInstance, mi: MachineInstance): KernelBlock {
 
 /** step.ts's evaluateMachine for a kept machine: its output into slot `out`, remembered as the latest. */
 export function recordKept(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
-  recordFold(w, inst, mi, out);
-  if (mi.inertial) recordRemember(w, mi.inertial, blockOf(inst, mi), out);
+  const at = recordKeptInPlace(w, inst, mi, out);
+  if (at !== out) emit(w, OP.copy, out, at, 0, 0, 0);
+}
+
+/**
+ * evaluateMachine for a kept machine, folded straight into the slot of its history that becomes the
+ * latest output (rememberOutput without the copy); returns that slot (`out` for a machine without history).
+ * Nothing writes the slot until the next evaluation of the machine, so the caller may read it as the output.
+ */
+export function recordKeptInPlace(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): number {
+  const ine = mi.inertial;
+  if (!ine) {
+    recordFold(w, inst, mi, out);
+    return out;
+  }
+  const b = blockOf(inst, mi);
+  advanceHistory(ine, b);
+  recordFold(w, inst, mi, b.lastAt);
+  ine.times[LAST] = ine.times[NOW]!;
+  return b.lastAt;
 }
 
 /** recordKept's remembering alone, for a settled kept machine whose state the steady recorder wrote into `out`. */
 export function recordRememberKept(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
-  if (mi.inertial) recordRemember(w, mi.inertial, blockOf(inst, mi), out);
+  const ine = mi.inertial;
+  if (!ine) return;
+  const b = blockOf(inst, mi);
+  advanceHistory(ine, b);
+  emit(w, OP.copy, b.lastAt, out, 0, 0, 0);
+  ine.times[LAST] = ine.times[NOW]!;
 }
 
-/** rememberOutput: the output moves into the history (the older one's slot is reused). */
-function recordRemember(w: WasmCrowd, ine: InertialState, b: KernelBlock, out: number): void {
+/**
+ * rememberOutput's bookkeeping: a new output time moves the latest output down (the older one's slot is
+ * reused for the new one); a repeat at the same time replaces the latest. The fold does not read the
+ * history (captures run before it), so it may write the new latest slot directly.
+ */
+function advanceHistory(ine: InertialState, b: KernelBlock): void {
   const times = ine.times;
   if (ine.history === 0 || times[NOW]! > times[LAST]!) {
     const oldest = b.previousAt;
@@ -156,8 +183,6 @@ function recordRemember(w: WasmCrowd, ine: InertialState, b: KernelBlock, out: n
     times[PREVIOUS] = times[LAST]!;
     if (ine.history < 2) ine.history++;
   }
-  emit(w, OP.copy, b.lastAt, out, 0, 0, 0);
-  times[LAST] = times[NOW]!;
 }
 
 /** foldMachine for a kept machine. */

@@ -8,7 +8,7 @@ import { childTimeAt, layerWeightAt } from "../../graph/step.ts";
 import { stripRootMotionUnchecked } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
 import type { SteadyPlan } from "../steady-advance.ts";
-import { recordKept, recordRememberKept } from "./kernel-poses.ts";
+import { recordKeptInPlace, recordRememberKept } from "./kernel-poses.ts";
 import { COMMAND_CAPACITY, OP, STAGING_CAPACITY, type WasmCrowd } from "./wasm-crowd.ts";
 
 /** Runs the recorded batch and starts a new one. Slots keep their contents across batches. */
@@ -119,15 +119,22 @@ export function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstan
   if (acc === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
 }
 
+/** Records a machine's pose into slot `out`. */
 function recordMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
-  // Inertializing and dead-blending machines keep their poses in the kernel.
-  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) {
-    recordKept(w, inst, mi, out);
-    return;
-  }
+  const at = recordMachineAt(w, inst, mi, out);
+  if (at !== out) emit(w, OP.copy, out, at, 0, 0, 0);
+}
+
+/**
+ * Records a machine's pose and returns the slot that holds it: `out`, or for a machine that inertializes
+ * or dead-blends, its history slot in kernel memory (kernel-poses.ts), which the kernel writes instead of
+ * copying the output there every frame.
+ */
+function recordMachineAt(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): number {
+  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) return recordKeptInPlace(w, inst, mi, out);
   if (mi.depth === 0) {
     recordState(w, inst, mi, mi.current, out);
-    return;
+    return out;
   }
   if (mi.source >= 0) recordState(w, inst, mi, mi.source, out);
   else loadFrozen(w, out, mi);
@@ -138,6 +145,7 @@ function recordMachine(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, o
     w.f64[emit(w, OP.blend, out, out, tmp, w.rotMode, 0)] = e.weight;
     release(w);
   }
+  return out;
 }
 
 /**
@@ -149,22 +157,26 @@ export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number
   w.slotTop = 0;
   const out = acquire(w);
   const layerSlot = acquire(w);
-  for (let li = 0; li < inst.layers.length; li++) {
+  const layers = inst.layers.length;
+  // The slot holding the character's pose: `out`, or a lone layer's kept machine's history slot.
+  let pose = out;
+  for (let li = 0; li < layers; li++) {
     const layer = graph.layers[li]!;
     const mi = inst.layers[li]!;
     layerWeightAt(inst, li, x, 2);
     const weight = x[2]!;
     if (li === 0 && layer.mode === "override" && weight >= 1 && layer.mask === null) {
-      recordMachine(w, inst, mi, out);
+      if (layers === 1) pose = recordMachineAt(w, inst, mi, out);
+      else recordMachine(w, inst, mi, out);
       continue;
     }
     if (li === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
     if (!(weight > 0)) continue;
-    recordMachine(w, inst, mi, layerSlot);
-    w.f64[emit(w, OP.layer, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
+    const src = recordMachineAt(w, inst, mi, layerSlot);
+    w.f64[emit(w, OP.layer, out, src, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
   }
   const J = w.jointCount;
-  emit(w, OP.output, out, w.poseAt === 0 ? 0 : w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
+  emit(w, OP.output, pose, w.poseAt === 0 ? 0 : w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
 }
 
 /**
