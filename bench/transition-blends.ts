@@ -12,6 +12,7 @@ import { step } from "../src/graph/step.ts";
 import { loadGltfFile } from "../src/io/gltf/load-gltf-file.ts";
 import { parseJsonText } from "../src/json/index.ts";
 import { parseGraphSpec } from "../src/spec/parse-graph-spec.ts";
+import { availableParallelism, loadavg } from "node:os";
 import { median, timeFramesCpu } from "./measure.ts";
 
 const quick = process.argv.includes("--quick");
@@ -68,7 +69,7 @@ function turning(graph: CompiledGraph, kernel: CrowdKernel | null): { crowd: Cro
 
 const kernel = loadCrowdKernelSync();
 const rows: string[] = [];
-const result: Record<string, Record<string, { cpu: number; wall: number; ratio: number }>> = {};
+const result: Record<string, Record<string, { cpu: number; wall: number; ratio: number; ratioMin: number; ratioMax: number }>> = {};
 let busy = 1;
 for (const [path, k] of [["JS", null], ["kernel", kernel]] as const) {
   const crowds = MODES.map((m) => turning(graphFor(m), k));
@@ -89,10 +90,12 @@ for (const [path, k] of [["JS", null], ["kernel", kernel]] as const) {
     for (const c of crowds) busy = Math.min(busy, c.midTransition());
   }
   const med = cpu.map(median);
-  result[path] = Object.fromEntries(MODES.map((m, i) => [m, { cpu: med[i]!, wall: median(wall[i]!), ratio: median(ratios[i]!) }]));
-  MODES.forEach((m, i) => rows.push(`| ${path} | ${m} | ${med[i]!.toFixed(2)} | ${median(wall[i]!).toFixed(2)} | ${median(ratios[i]!).toFixed(2)}× |`));
+  result[path] = Object.fromEntries(MODES.map((m, i) => [m, { cpu: med[i]!, wall: median(wall[i]!), ratio: median(ratios[i]!), ratioMin: Math.min(...ratios[i]!), ratioMax: Math.max(...ratios[i]!) }]));
+  const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
+  MODES.forEach((m, i) => rows.push(`| ${path} | ${m} | ${med[i]!.toFixed(2)} | ${median(wall[i]!).toFixed(2)} | ${median(ratios[i]!).toFixed(2)}× | ${range(ratios[i]!)} |`));
 }
 console.log(`Crowd of ${N} robots turning Walking ⇄ Running every ${PERIOD} frames (0.3 s transitions; at least ${(100 * busy).toFixed(0)} % mid-transition at every round's end), CPU and wall ms per frame, medians of ${ROUNDS} rounds of ${FRAMES} frames:\n`);
-console.log("| path | blend | CPU ms / frame | wall ms / frame | CPU vs crossfade (per round) |\n| --- | --- | ---: | ---: | ---: |");
+console.log(`Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(", ")} (${availableParallelism()} cores).\n`);
+console.log("| path | blend | CPU ms / frame | wall ms / frame | CPU vs crossfade (median of rounds) | range over rounds |\n| --- | --- | ---: | ---: | ---: | ---: |");
 console.log(rows.join("\n"));
 console.log(`\n${JSON.stringify({ transitionBlends: { characters: N, midTransition: busy, ...result } })}`);
