@@ -36,15 +36,8 @@ export function poseDifferenceAt(out: Float64Array, a: Pose, b: Pose, ws: Float6
       dx = -dx; dy = -dy; dz = -dz; dw = -dw;
     }
     const sin = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    // angle / sin(angle / 2) = 2·atan2(sin, cos) / sin, → 2 as the angle → 0. Below a turn of ~11° (most
-    // velocities, every still joint) by atan's series in t = sin / cos: nine terms, within 1e-19 of
-    // atan2 and a fraction of its cost (the crowd kernel's formula).
-    let k: number;
-    if (sin < 0.1 * dw) {
-      const t = sin / dw, t2 = t * t;
-      k = (2 / dw) * (1 - t2 * (1 / 3 - t2 * (1 / 5 - t2 * (1 / 7 - t2 * (1 / 9 - t2 * (1 / 11 - t2 * (1 / 13 - t2 * (1 / 15 - t2 / 17))))))));
-    } else k = sin > 1e-12 ? (2 * Math.atan2(sin, dw)) / sin : 2;
-    k *= inv;
+    // angle / sin(angle / 2), → 2 as the angle → 0.
+    const k = (sin > 1e-12 ? (2 * Math.atan2(sin, dw)) / sin : 2) * inv;
     out[o + 3] = dx * k;
     out[o + 4] = dy * k;
     out[o + 5] = dz * k;
@@ -100,22 +93,11 @@ export function addPoseOffsetAt(out: Pose, pose: Pose, x: Float64Array, y: Float
       or[k4] = qx; or[k4 + 1] = qy; or[k4 + 2] = qz; or[k4 + 3] = qw;
       continue;
     }
-    // exp(r) = (r·sin(θ/2)/θ, cos(θ/2)), θ = |r|. Up to θ = π by the Taylor series in h² = θ²/4, with as
-    // few terms as keep the first one left out below 1e-8 (float32 storage rounds more): three up to
-    // h² = 0.01 (a turn of 0.2 rad, most offsets), four to 0.1, five to 0.5, else eight (the crowd
-    // kernel's choice, assembly/inertial.ts); sin and cos beyond.
+    // exp(r) = (r·sin(θ/2)/θ, cos(θ/2)), θ = |r|. Up to θ = π by the Taylor series in h² = θ²/4 (7 terms:
+    // error below 1e-8, float32 storage rounds more), which costs a third of sin, cos and a square root.
     let k: number, ew: number;
-    const h2 = 0.25 * a2;
-    if (h2 <= 0.01) {
-      ew = 1 + h2 * (-1 / 2 + h2 * (1 / 24));
-      k = 0.5 * (1 + h2 * (-1 / 6 + h2 * (1 / 120)));
-    } else if (h2 <= 0.1) {
-      ew = 1 + h2 * (-1 / 2 + h2 * (1 / 24 + h2 * (-1 / 720)));
-      k = 0.5 * (1 + h2 * (-1 / 6 + h2 * (1 / 120 + h2 * (-1 / 5040))));
-    } else if (h2 <= 0.5) {
-      ew = 1 + h2 * (-1 / 2 + h2 * (1 / 24 + h2 * (-1 / 720 + h2 * (1 / 40320))));
-      k = 0.5 * (1 + h2 * (-1 / 6 + h2 * (1 / 120 + h2 * (-1 / 5040 + h2 * (1 / 362880)))));
-    } else if (a2 <= PI2) {
+    if (a2 <= PI2) {
+      const h2 = 0.25 * a2;
       ew = 1 + h2 * (-1 / 2 + h2 * (1 / 24 + h2 * (-1 / 720 + h2 * (1 / 40320 + h2 * (-1 / 3628800 + h2 * (1 / 479001600 - h2 / 87178291200))))));
       k = 0.5 * (1 + h2 * (-1 / 6 + h2 * (1 / 120 + h2 * (-1 / 5040 + h2 * (1 / 362880 + h2 * (-1 / 39916800 + h2 * (1 / 6227020800 - h2 / 1307674368000)))))));
     } else {
