@@ -1,6 +1,6 @@
 import { compileBlendSpace2D } from "../blend-space/compile-blend-space-2d.ts";
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { createRootMotionExtractor } from "../root-motion/root-motion.ts";
+import { createRootMotionExtractorUnchecked } from "../root-motion/root-motion.ts";
 import { additiveClip } from "../clip/additive-clip.ts";
 import { descendantsOf, type Skeleton } from "../skeleton/skeleton.ts";
 import type {
@@ -450,7 +450,7 @@ function compile(
     machines: Object.freeze(machines), options: resolvedOptions, rootJoint,
     hasProcedural: sourceList.some(isProceduralClipUnchecked),
     ik: Object.freeze(ik),
-    rootExtractors: new Map(rootJoint < 0 ? [] : sourceList.flatMap((src) => (isProceduralClipUnchecked(src) || additiveClips.has(src) ? [] : [[src, createRootMotionExtractor(src, rootJoint)] as const]))),
+    rootExtractors: new Map(rootJoint < 0 ? [] : sourceList.flatMap((src) => (isProceduralClipUnchecked(src) || additiveClips.has(src) ? [] : [[src, createRootMotionExtractorUnchecked(src, rootJoint)] as const]))),
   });
   return { graph, diagnostics };
 }

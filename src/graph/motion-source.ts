@@ -1,6 +1,6 @@
 import type { Clip, LoopMode } from "../clip/clip.ts";
 import type { Pose } from "../pose/pose.ts";
-import { argumentError } from "../errors/check-argument.ts";
+import { argumentError, expectFunction, expectObject, expectOneOf, expectString, rangeError } from "../errors/check-argument.ts";
 
 /**
  * A clip computed by a function instead of keyframes: the seed demo's sine "clips", test fixtures, or
@@ -58,11 +58,30 @@ export interface ProceduralClipInit {
   readonly rootVelocity?: readonly [number, number, number];
 }
 
-/** Builds a procedural clip (throws on a non-positive or non-finite duration: a programmer error). */
+const LOOP_MODES: readonly LoopMode[] = ["loop", "clamp", "pingpong"];
+
+/**
+ * Builds a procedural clip. A wrong-typed field of `init` is AnimgraphError ERR_ARGUMENT, a duration
+ * that is not > 0 (NaN, 0, negative) ERR_OUT_OF_RANGE: programmer errors.
+ */
 export function createProceduralClip(init: ProceduralClipInit): ProceduralClip {
-  if (!(init.duration > 0)) {
-    throw new RangeError(`procedural clip "${init.name}": duration must be > 0 (or Infinity), got ${init.duration}`);
+  const fn = "createProceduralClip";
+  expectObject(fn, "init", init);
+  expectString(fn, "init.name", init.name);
+  if (typeof init.duration !== "number") throw argumentError(fn, "init.duration", "a number of seconds > 0 (or Infinity)", init.duration);
+  if (!(init.duration > 0)) throw rangeError(fn, "init.duration", `a number of seconds > 0 (or Infinity) for procedural clip "${init.name}"`, init.duration);
+  if (init.loopMode !== undefined) expectOneOf(fn, "init.loopMode", init.loopMode, LOOP_MODES);
+  expectFunction(fn, "init.sample", init.sample);
+  const v = init.rootVelocity as unknown;
+  if (v !== undefined && !((Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView))) && (v as ArrayLike<unknown>).length === 3
+    && Array.prototype.every.call(v, (c: unknown) => typeof c === "number" && Number.isFinite(c)))) {
+    throw argumentError(fn, "init.rootVelocity", "undefined or 3 finite numbers (x, y, z units per second)", v);
   }
+  return createProceduralClipUnchecked(init);
+}
+
+/** `createProceduralClip` without the argument checks, for clips the library derives from checked ones (mirroring). */
+export function createProceduralClipUnchecked(init: ProceduralClipInit): ProceduralClip {
   return Object.freeze({
     procedural: true as const,
     name: init.name,

@@ -1,4 +1,4 @@
-import { createProceduralClip, type ProceduralClip } from "../graph/motion-source.ts";
+import { createProceduralClipUnchecked, type ProceduralClip } from "../graph/motion-source.ts";
 import type { MirrorMap } from "./mirror-map.ts";
 import { mirrorPose } from "./mirror-pose.ts";
 
@@ -12,7 +12,7 @@ const REFLECT = { x: [-1, 1, 1], y: [1, -1, 1], z: [1, 1, -1] } as const;
 export function mirrorProceduralClip(source: ProceduralClip, map: MirrorMap): ProceduralClip {
   const v = source.rootVelocity;
   const f = REFLECT[map.axis];
-  return createProceduralClip({
+  return createProceduralClipUnchecked({
     name: `${source.name} (mirrored)`,
     duration: source.duration,
     loopMode: source.loopMode,

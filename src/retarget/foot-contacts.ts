@@ -1,3 +1,6 @@
+import { expectFiniteNumber, expectNumberArray, expectTypedArray } from "../errors/check-argument.ts";
+import { expectShape, type FieldKind } from "../errors/check-shape.ts";
+
 /** Thresholds of `detectFootContacts`, in hip heights (H) and hip heights per second. */
 export interface FootContactOptions {
   /** A foot becomes planted below this height above its lowest point in the clip. Default 0.06 H. */
@@ -12,6 +15,10 @@ export interface FootContactOptions {
   readonly minDuration?: number;
 }
 
+const OPTIONS_SHAPE: Readonly<Record<string, FieldKind>> = {
+  enterHeight: "number?", exitHeight: "number?", enterSpeed: "number?", exitSpeed: "number?", minDuration: "number?",
+};
+
 /**
  * Marks the frames where a foot is planted (out[f] = 1), from the foot joint's model positions `p`
  * (3 per frame) at `times`, the model `up` vector and the character's hip height `H`: planted when its
@@ -20,7 +27,14 @@ export interface FootContactOptions {
  * blips shorter than `minDuration` are removed. Scale-free: thresholds are in hip heights.
  */
 export function detectFootContacts(out: Uint8Array, p: Float64Array, times: ArrayLike<number>, up: ArrayLike<number>, H: number, options: FootContactOptions = {}): void {
+  const fn = "detectFootContacts";
+  expectNumberArray(fn, "times", times);
   const n = times.length;
+  expectTypedArray(fn, "out", out, Uint8Array, n);
+  expectTypedArray(fn, "p", p, Float64Array, 3 * n);
+  expectNumberArray(fn, "up", up, 3);
+  expectFiniteNumber(fn, "H", H);
+  expectShape(fn, "options", options, "a FootContactOptions object ({ enterHeight?, exitHeight?, enterSpeed?, exitSpeed?, minDuration? })", OPTIONS_SHAPE);
   const enterH = (options.enterHeight ?? 0.06) * H, exitH = (options.exitHeight ?? 0.1) * H;
   const enterV = (options.enterSpeed ?? 0.3) * H, exitV = (options.exitSpeed ?? 0.6) * H;
   const minDuration = options.minDuration ?? 0.05;

@@ -6,7 +6,10 @@ import { sampleTrackAt } from "../clip/sample-track.ts";
 import { contributes } from "../blend/normalize-weights.ts";
 import { quatConjugate, quatMultiply, quatRotateVec3, quatTwistAngle, quatTwistAngleAt } from "../math/quat.ts";
 import type { Pose } from "../pose/pose.ts";
-import { argumentError, expectClip, expectPose } from "../errors/check-argument.ts";
+import { argumentError, expectArray, expectInteger, expectNumber, expectNumberArray, expectOneOf, expectPose, rangeError } from "../errors/check-argument.ts";
+import { expectShape, type FieldKind } from "../errors/check-shape.ts";
+import { expectWholeClip } from "../clip/check-clip.ts";
+import { expectDelta, expectLoopMode, expectRootMotionExtractor, rememberExtractor } from "./check-root-motion.ts";
 
 /** Options of `createRootMotionExtractor`. */
 export interface RootMotionOptions {
@@ -46,10 +49,29 @@ export interface RootMotionExtractor {
   readonly hints: Int32Array;
 }
 
-/** Creates an extractor for `clip`'s joint `rootJoint` (index). Throws if the joint is out of range. */
+const OPTIONS_SHAPE: Readonly<Record<string, FieldKind>> = { up: "string?", keepVertical: "boolean?", extractYaw: "boolean?" };
+const UP_AXES: readonly ("x" | "y" | "z")[] = ["x", "y", "z"];
+
+/**
+ * Creates an extractor for `clip`'s joint `rootJoint` (index). A joint out of range is
+ * AnimgraphError ERR_OUT_OF_RANGE; a wrong-typed argument ERR_ARGUMENT.
+ */
 export function createRootMotionExtractor(clip: Clip, rootJoint: number, options: RootMotionOptions = {}): RootMotionExtractor {
+  const fn = "createRootMotionExtractor";
+  expectWholeClip(fn, "clip", clip);
   const skeleton = clip.skeleton;
-  if (!(rootJoint >= 0 && rootJoint < skeleton.jointCount)) throw new RangeError(`createRootMotionExtractor: joint ${rootJoint} out of range`);
+  expectInteger(fn, "rootJoint", rootJoint, 0, Math.max(0, skeleton.jointCount - 1));
+  if (skeleton.jointCount === 0) throw rangeError(fn, "rootJoint", "a joint of the clip's skeleton, which has none", rootJoint);
+  expectShape(fn, "options", options, "a RootMotionOptions object ({ up?, keepVertical?, extractYaw? })", OPTIONS_SHAPE);
+  if (options.up !== undefined) expectOneOf(fn, "options.up", options.up, UP_AXES);
+  const made = createRootMotionExtractorUnchecked(clip, rootJoint, options);
+  rememberExtractor(made);
+  return made;
+}
+
+/** `createRootMotionExtractor` without the argument checks: what compileGraph calls for its validated clips. */
+export function createRootMotionExtractorUnchecked(clip: Clip, rootJoint: number, options: RootMotionOptions = {}): RootMotionExtractor {
+  const skeleton = clip.skeleton;
   const parentRotation = new Float64Array([0, 0, 0, 1]);
   let parentScale = 1;
   const rest = skeleton.rest;
@@ -250,6 +272,13 @@ function composeWith(D: Float64Array, R: Float64Array, E: Float64Array, S: Float
  * + − × ÷ √ (deterministic). No allocation (uses module scratch; not re-entrant).
  */
 export function extractRootMotion(outDelta: Float32Array | Float64Array, extractor: RootMotionExtractor, t0: number, t1: number, loopMode: LoopMode): Float32Array | Float64Array {
+  // Called every frame: type tests only, and the extractor's full check is done once (WeakSet).
+  const fn = "extractRootMotion";
+  expectDelta(fn, "outDelta", outDelta, 4);
+  expectRootMotionExtractor(fn, "extractor", extractor);
+  expectNumber(fn, "t0", t0);
+  expectNumber(fn, "t1", t1);
+  expectLoopMode(fn, "loopMode", loopMode);
   args[0] = t0;
   args[1] = t1;
   return extractRootMotionAt(outDelta, extractor, args, 0, loopMode);
@@ -329,12 +358,7 @@ export function extractRootMotionAt(outDelta: Float32Array | Float64Array, extra
  * place. Only + − × ÷ √: bit-identical on every engine. No allocation.
  */
 export function stripRootMotion(pose: Pose, extractor: RootMotionExtractor): Pose {
-  const e = extractor as Partial<RootMotionExtractor> | null;
-  if (typeof e !== "object" || e === null || !Number.isInteger(e.joint)
-    || !(e.upLocal instanceof Float64Array) || !(e.startTranslation instanceof Float64Array) || !(e.startTwist instanceof Float64Array)) {
-    throw argumentError("stripRootMotion", "extractor", "a RootMotionExtractor (from createRootMotionExtractor)", extractor);
-  }
-  expectClip("stripRootMotion", "extractor.clip", e.clip);
+  expectRootMotionExtractor("stripRootMotion", "extractor", extractor);
   expectPose("stripRootMotion", "pose", pose, extractor.clip.skeleton.jointCount);
   return stripRootMotionUnchecked(pose, extractor);
 }
@@ -368,9 +392,22 @@ export function stripRootMotionUnchecked(pose: Pose, extractor: RootMotionExtrac
  * NaN) are skipped; no contributing weight gives zeros. `out` may be one of `deltas`. No allocation.
  */
 export function blendRootMotion(out: Float32Array | Float64Array, deltas: readonly (Float32Array | Float64Array)[], weights: ArrayLike<number>): Float32Array | Float64Array {
+  const fn = "blendRootMotion";
+  expectDelta(fn, "out", out, 4);
+  expectArray(fn, "deltas", deltas);
+  expectNumberArray(fn, "weights", weights);
   let total = 0;
   const n = Math.min(deltas.length, weights.length);
-  for (let i = 0; i < n; i++) if (contributes(weights[i]!)) total += weights[i]!;
+  for (let i = 0; i < n; i++) {
+    // Per-frame: a few type tests per delta, and the argument path is only built when one fails.
+    const w = weights[i];
+    if (typeof w !== "number") throw argumentError(fn, `weights[${i}]`, "a number", w);
+    const dlt = deltas[i];
+    if (!(dlt instanceof Float32Array || dlt instanceof Float64Array) || dlt.length < 4) {
+      throw argumentError(fn, `deltas[${i}]`, "a Float32Array or Float64Array of at least 4 numbers (dx, dy, dz, dyaw)", dlt);
+    }
+    if (contributes(w)) total += w;
+  }
   let x = 0, y = 0, z = 0, yaw = 0;
   if (total > 0) {
     for (let i = 0; i < n; i++) {

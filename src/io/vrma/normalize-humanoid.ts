@@ -3,7 +3,7 @@ import type { Pose } from "../../pose/pose.ts";
 import { modelFrames } from "../../retarget/model-frames.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
 import { VRM_HUMAN_BONE_NAMES, type VrmHumanBoneName } from "./vrm-human-bones.ts";
-import { argumentError, expectPose, expectTypedArray } from "../../errors/check-argument.ts";
+import { argumentError, expectPose, expectSkeleton, expectTypedArray, invalidValue, rangeError } from "../../errors/check-argument.ts";
 
 /**
  * Precomputed rest frames that turn a pose of a .vrma's skeleton into VRM's "normalized" humanoid pose:
@@ -27,13 +27,22 @@ export interface HumanoidNormalizer {
   readonly scratch: Float64Array;
 }
 
-/** Builds the normalizer of a .vrma's skeleton and humanoid bone map (`VrmaLoadResult`). */
-export function createHumanoidNormalizer(skeleton: Skeleton, humanBones: ReadonlyMap<VrmHumanBoneName, number>): HumanoidNormalizer {
+/**
+ * Builds the normalizer of a .vrma's skeleton and humanoid bone map (`VrmaLoadResult`'s `humanBones`,
+ * or a plain object such as `{ hips: 0, spine: 1 }`): VRM bone name → joint index of `skeleton`.
+ */
+export function createHumanoidNormalizer(
+  skeleton: Skeleton,
+  humanBones: ReadonlyMap<VrmHumanBoneName, number> | Readonly<Partial<Record<VrmHumanBoneName, number>>>,
+): HumanoidNormalizer {
+  const fn = "createHumanoidNormalizer";
+  expectSkeleton(fn, "skeleton", skeleton);
   const J = skeleton.jointCount;
+  const boneMap = humanBoneMap(fn, humanBones, J);
   const q = new Float64Array(4 * J), p = new Float64Array(3 * J), s = new Float64Array(J);
   modelFrames(q, p, s, skeleton, skeleton.rest);
-  const bones = VRM_HUMAN_BONE_NAMES.filter((b) => humanBones.has(b));
-  const joints = Int16Array.from(bones, (b) => humanBones.get(b)!);
+  const bones = VRM_HUMAN_BONE_NAMES.filter((b) => boneMap.has(b));
+  const joints = Int16Array.from(bones, (b) => boneMap.get(b)!);
   const pre = new Float64Array(4 * bones.length), post = new Float64Array(4 * bones.length);
   const hipsParent = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1]);
   joints.forEach((j, i) => {
@@ -48,6 +57,25 @@ export function createHumanoidNormalizer(skeleton: Skeleton, humanBones: Readonl
     }
   });
   return { skeleton, bones, joints, pre, post, hipsParent, hips: bones.indexOf("hips"), scratch: new Float64Array(4) };
+}
+
+/** `humanBones` as a Map, checked: VRM bone names only, each mapped to a joint index below `J`. */
+function humanBoneMap(fn: string, humanBones: unknown, J: number): ReadonlyMap<VrmHumanBoneName, number> {
+  const plain = typeof humanBones === "object" && humanBones !== null && !Array.isArray(humanBones) && !(humanBones instanceof Map);
+  if (!(humanBones instanceof Map) && !plain) {
+    throw argumentError(fn, "humanBones", "a Map or an object from VRM bone name to joint index (VrmaLoadResult.humanBones)", humanBones);
+  }
+  const entries: Iterable<[unknown, unknown]> = humanBones instanceof Map ? humanBones : Object.entries(humanBones as object);
+  const map = new Map<VrmHumanBoneName, number>();
+  for (const [name, joint] of entries) {
+    if (typeof name !== "string" || !(VRM_HUMAN_BONE_NAMES as readonly string[]).includes(name)) {
+      throw invalidValue(fn, "humanBones", `${typeof name === "string" ? JSON.stringify(name) : String(name)} is not a VRM humanoid bone name (see VRM_HUMAN_BONE_NAMES)`);
+    }
+    if (typeof joint !== "number" || !Number.isInteger(joint)) throw argumentError(fn, `humanBones.${name}`, "a joint index (an integer)", joint);
+    if (!(joint >= 0 && joint < J)) throw rangeError(fn, `humanBones.${name}`, `a joint index of the skeleton, in [0, ${J - 1}]`, joint);
+    map.set(name as VrmHumanBoneName, joint);
+  }
+  return map;
 }
 
 /**

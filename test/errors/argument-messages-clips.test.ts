@@ -1,0 +1,106 @@
+// The messages of the argument checks on the clip-side exports (root motion, procedural clips, VRM
+// normalizer, foot contacts, compression, blend spaces, bone maps): each names the function, the
+// argument and what was expected, under a stable code (docs/api-errors.md).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  AnimgraphError, blendRootMotion, createClip, createHumanoidNormalizer, createPose, createProceduralClip, createRootMotionExtractor, createSkeleton,
+  detectFootContacts, extractRootMotion, normalizeHumanoidPose, stripRootMotion,
+} from "../../src/index.ts";
+
+/** Asserts that `body` throws an AnimgraphError with this code and a message matching `message`. */
+function throwsArgument(body: () => unknown, code: string, message: RegExp): void {
+  assert.throws(body, (error: unknown) => {
+    assert.ok(error instanceof AnimgraphError, `expected AnimgraphError, got ${String(error)}`);
+    assert.equal(error.code, code);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+const skeleton = createSkeleton({ names: ["root", "hips", "head"], parents: [-1, 0, 1] });
+const times = new Float32Array([0, 0.5, 1]);
+const walk = createClip({
+  name: "walk", skeleton,
+  tracks: [{ joint: 1, path: "translation", interpolation: "LINEAR", stride: 3, times, values: new Float32Array([0, 1, 0, 0, 1.1, 0.5, 0, 1, 1]) }],
+});
+
+test("root motion: extractor, deltas and weights are checked; per-frame calls stay type tests", () => {
+  // Before any extractor was checked (the check remembers the last one it passed), undefined is no extractor.
+  throwsArgument(() => extractRootMotion(new Float64Array(4), undefined as never, 0, 1, "loop"), "ERR_ARGUMENT", /^extractRootMotion: extractor must be a RootMotionExtractor \(from createRootMotionExtractor\); got undefined$/);
+  throwsArgument(() => stripRootMotion(createPose(3), null as never), "ERR_ARGUMENT", /^stripRootMotion: extractor must be a RootMotionExtractor/);
+  const fn = createRootMotionExtractor;
+  throwsArgument(() => fn(undefined as never, 1), "ERR_ARGUMENT", /^createRootMotionExtractor: clip must be a Clip \(from createClip or a loader\); got undefined$/);
+  throwsArgument(() => fn(walk, 3), "ERR_OUT_OF_RANGE", /^createRootMotionExtractor: rootJoint must be an integer in \[0, 2\]; got the number 3$/);
+  throwsArgument(() => fn(walk, "hips" as never), "ERR_ARGUMENT", /createRootMotionExtractor: rootJoint must be an integer; got the string "hips"/);
+  throwsArgument(() => fn(walk, 1, null as never), "ERR_ARGUMENT", /createRootMotionExtractor: options must be a RootMotionOptions object/);
+  throwsArgument(() => fn(walk, 1, { up: "Y" } as never), "ERR_ARGUMENT", /createRootMotionExtractor: options\.up must be one of "x", "y", "z"; got the string "Y"/);
+  throwsArgument(() => fn(walk, 1, { keepVertical: 0 } as never), "ERR_ARGUMENT", /createRootMotionExtractor: options\.keepVertical must be a boolean or undefined/);
+  const extractor = fn(walk, 1);
+  const delta = new Float64Array(4);
+  throwsArgument(() => extractRootMotion([0, 0, 0, 0] as never, extractor, 0, 0.5, "loop"), "ERR_ARGUMENT", /^extractRootMotion: outDelta must be a Float32Array or Float64Array of at least 4 numbers; got an array of length 4$/);
+  throwsArgument(() => extractRootMotion(new Float32Array(3), extractor, 0, 0.5, "loop"), "ERR_OUT_OF_RANGE", /extractRootMotion: outDelta must be a Float32Array or Float64Array of at least 4 numbers; got a Float32Array of length 3/);
+  throwsArgument(() => extractRootMotion(delta, { joint: 1 } as never, 0, 0.5, "loop"), "ERR_ARGUMENT", /extractRootMotion: extractor must be a RootMotionExtractor \(from createRootMotionExtractor\)/);
+  throwsArgument(() => extractRootMotion(delta, { ...extractor, clip: {} } as never, 0, 0.5, "loop"), "ERR_ARGUMENT", /extractRootMotion: extractor\.clip must be a Clip/);
+  throwsArgument(() => extractRootMotion(delta, { ...extractor, joint: 7 }, 0, 0.5, "loop"), "ERR_ARGUMENT", /extractRootMotion: extractor\.joint must be a joint index of the extractor's clip \(0 to 2\); got the number 7/);
+  throwsArgument(() => extractRootMotion(delta, extractor, "0" as never, 0.5, "loop"), "ERR_ARGUMENT", /extractRootMotion: t0 must be a number; got the string "0"/);
+  throwsArgument(() => extractRootMotion(delta, extractor, 0, 0.5, "repeat" as never), "ERR_ARGUMENT", /extractRootMotion: loopMode must be one of "loop", "clamp", "pingpong"; got the string "repeat"/);
+  // A copy of an extractor (a plain object with the same fields) passes the full check once.
+  assert.deepEqual([...extractRootMotion(delta, { ...extractor }, 0, 0.5, "clamp")].map((v) => Math.round(v * 1e6) / 1e6), [0, 0, 0.5, 0]);
+  throwsArgument(() => stripRootMotion(createPose(3), { ...extractor, hints: [0, 0] } as never), "ERR_ARGUMENT", /stripRootMotion: extractor must be a RootMotionExtractor/);
+  throwsArgument(() => stripRootMotion(createPose(5), extractor), "ERR_SKELETON_MISMATCH", /stripRootMotion: pose has 5 joints but the skeleton has 3/);
+
+  const out = new Float32Array(4);
+  throwsArgument(() => blendRootMotion(undefined as never, [], []), "ERR_ARGUMENT", /^blendRootMotion: out must be a Float32Array or Float64Array of at least 4 numbers; got undefined$/);
+  throwsArgument(() => blendRootMotion(out, new Float32Array(4) as never, [1]), "ERR_ARGUMENT", /blendRootMotion: deltas must be an array; got a Float32Array of length 4/);
+  throwsArgument(() => blendRootMotion(out, [new Float32Array(4)], "1" as never), "ERR_ARGUMENT", /blendRootMotion: weights must be an array or typed array of numbers; got the string "1"/);
+  throwsArgument(() => blendRootMotion(out, [new Float32Array(4), new Float32Array(2)], [1, 0]), "ERR_ARGUMENT", /blendRootMotion: deltas\[1\] must be a Float32Array or Float64Array of at least 4 numbers \(dx, dy, dz, dyaw\); got a Float32Array of length 2/);
+  throwsArgument(() => blendRootMotion(out, [new Float32Array(4)], ["0.5"] as never), "ERR_ARGUMENT", /blendRootMotion: weights\[0\] must be a number; got the string "0.5"/);
+  // Deltas past the shorter of the two lists are not read, as before.
+  assert.deepEqual([...blendRootMotion(out, [new Float32Array([2, 0, 4, 0.2]), new Float32Array(4)], [1])], [2, 0, 4, Math.fround(0.2)]);
+});
+
+test("procedural clips: every field of init is checked, the duration must be > 0", () => {
+  const sample = (): void => {};
+  throwsArgument(() => createProceduralClip(undefined as never), "ERR_ARGUMENT", /^createProceduralClip: init must be an object; got undefined$/);
+  throwsArgument(() => createProceduralClip({ name: 3, duration: 1, sample } as never), "ERR_ARGUMENT", /createProceduralClip: init\.name must be a string; got the number 3/);
+  throwsArgument(() => createProceduralClip({ name: "sway", duration: "1", sample } as never), "ERR_ARGUMENT", /createProceduralClip: init\.duration must be a number of seconds > 0 \(or Infinity\); got the string "1"/);
+  throwsArgument(() => createProceduralClip({ name: "sway", duration: 0, sample }), "ERR_OUT_OF_RANGE", /createProceduralClip: init\.duration must be a number of seconds > 0 \(or Infinity\) for procedural clip "sway"; got the number 0/);
+  throwsArgument(() => createProceduralClip({ name: "sway", duration: Number.NaN, sample }), "ERR_OUT_OF_RANGE", /got the number NaN/);
+  throwsArgument(() => createProceduralClip({ name: "sway", duration: 1, sample: "sin" } as never), "ERR_ARGUMENT", /createProceduralClip: init\.sample must be a function; got the string "sin"/);
+  throwsArgument(() => createProceduralClip({ name: "sway", duration: 1, sample, loopMode: "once" } as never), "ERR_ARGUMENT", /createProceduralClip: init\.loopMode must be one of "loop", "clamp", "pingpong"/);
+  throwsArgument(() => createProceduralClip({ name: "sway", duration: 1, sample, rootVelocity: [1, 0] } as never), "ERR_ARGUMENT", /createProceduralClip: init\.rootVelocity must be undefined or 3 finite numbers \(x, y, z units per second\); got an array of length 2/);
+  throwsArgument(() => createProceduralClip({ name: "sway", duration: 1, sample, rootVelocity: [1, Number.NaN, 0] }), "ERR_ARGUMENT", /init\.rootVelocity must be undefined or 3 finite numbers/);
+  const endless = createProceduralClip({ name: "drift", duration: Infinity, sample, rootVelocity: new Float32Array([1, 0, 0]) as never });
+  assert.deepEqual([endless.duration, endless.loopMode, [...endless.rootVelocity!]], [Infinity, "loop", [1, 0, 0]]);
+});
+
+test("VRM humanoid normalizer: a Map or a plain object of bone name → joint index", () => {
+  throwsArgument(() => createHumanoidNormalizer({} as never, new Map()), "ERR_ARGUMENT", /^createHumanoidNormalizer: skeleton must be a Skeleton/);
+  throwsArgument(() => createHumanoidNormalizer(skeleton, [["hips", 1]] as never), "ERR_ARGUMENT", /createHumanoidNormalizer: humanBones must be a Map or an object from VRM bone name to joint index \(VrmaLoadResult\.humanBones\); got an array of length 1/);
+  throwsArgument(() => createHumanoidNormalizer(skeleton, { hip: 1 } as never), "ERR_INVALID_VALUE", /createHumanoidNormalizer: humanBones: "hip" is not a VRM humanoid bone name \(see VRM_HUMAN_BONE_NAMES\)/);
+  throwsArgument(() => createHumanoidNormalizer(skeleton, new Map([["hips", "1"]]) as never), "ERR_ARGUMENT", /createHumanoidNormalizer: humanBones\.hips must be a joint index \(an integer\); got the string "1"/);
+  throwsArgument(() => createHumanoidNormalizer(skeleton, { hips: 1, head: 3 }), "ERR_OUT_OF_RANGE", /createHumanoidNormalizer: humanBones\.head must be a joint index of the skeleton, in \[0, 2\]; got the number 3/);
+  // The plain object and the Map build the same normalizer.
+  const fromObject = createHumanoidNormalizer(skeleton, { head: 2, hips: 1 });
+  const fromMap = createHumanoidNormalizer(skeleton, new Map([["hips", 1], ["head", 2]] as const));
+  assert.deepEqual([fromObject.bones, [...fromObject.joints], fromObject.hips], [fromMap.bones, [...fromMap.joints], fromMap.hips]);
+  assert.deepEqual(fromObject.bones, ["hips", "head"]);
+  const rotations = new Float32Array(8), hips = new Float32Array(3);
+  normalizeHumanoidPose(rotations, hips, fromObject, skeleton.rest);
+  assert.deepEqual([...rotations], [0, 0, 0, 1, 0, 0, 0, 1]);
+});
+
+test("foot contacts: arrays sized for the frames, thresholds numbers", () => {
+  const n = 4;
+  const p = new Float64Array(3 * n), up = [0, 1, 0], t = [0, 0.1, 0.2, 0.3];
+  throwsArgument(() => detectFootContacts(new Uint8Array(n), p, "0.1" as never, up, 1), "ERR_ARGUMENT", /^detectFootContacts: times must be an array or typed array of numbers; got the string "0.1"$/);
+  throwsArgument(() => detectFootContacts(new Uint8Array(2), p, t, up, 1), "ERR_OUT_OF_RANGE", /detectFootContacts: out must be a Uint8Array of at least 4 numbers; got a Uint8Array of length 2/);
+  throwsArgument(() => detectFootContacts(new Uint8Array(n), new Float32Array(12) as never, t, up, 1), "ERR_ARGUMENT", /detectFootContacts: p must be a Float64Array of at least 12 numbers; got a Float32Array of length 12/);
+  throwsArgument(() => detectFootContacts(new Uint8Array(n), p, t, [0, 1], 1), "ERR_OUT_OF_RANGE", /detectFootContacts: up must be an array or typed array of at least 3 numbers/);
+  throwsArgument(() => detectFootContacts(new Uint8Array(n), p, t, up, Number.NaN), "ERR_ARGUMENT", /detectFootContacts: H must be a finite number; got the number NaN/);
+  throwsArgument(() => detectFootContacts(new Uint8Array(n), p, t, up, 1, { minDuration: "0.05" } as never), "ERR_ARGUMENT", /detectFootContacts: options\.minDuration must be a number or undefined, as in a FootContactOptions object/);
+  const out = new Uint8Array(n);
+  detectFootContacts(out, p, t, up, 1, { minDuration: 0 });
+  assert.deepEqual([...out], [1, 1, 1, 1]);
+});
