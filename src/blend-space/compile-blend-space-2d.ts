@@ -1,5 +1,7 @@
 import Delaunator from "delaunator";
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { argumentError } from "../errors/check-argument.ts";
+import { expectShape, type FieldKind } from "../errors/check-shape.ts";
 
 /** One sample of a freeform 2D blend space: where its child sits on the two parameter axes. */
 export interface BlendSample2D {
@@ -61,6 +63,27 @@ export interface CompileBlendSpace2DResult {
   readonly diagnostics: Diagnostic[];
 }
 
+const OPTIONS_SHAPE: Readonly<Record<string, FieldKind>> = { file: "string?", pointer: "string?" };
+
+/**
+ * The samples as code passes them: an array (or array-like) of `{ x, y }` objects with number
+ * coordinates. Their values are data (a NaN or a duplicate is a diagnostic); their types are the
+ * caller's (a string coordinate is AnimgraphError ERR_ARGUMENT naming `samples[i].x`).
+ */
+function expectSamples(samples: unknown): asserts samples is ArrayLike<BlendSample2D> {
+  const fn = "compileBlendSpace2D";
+  const length = typeof samples === "object" && samples !== null ? (samples as { length?: unknown }).length : undefined;
+  if (typeof length !== "number" || !Number.isInteger(length) || length < 0) {
+    throw argumentError(fn, "samples", "an array of { x, y } sample positions", samples);
+  }
+  for (let i = 0; i < length; i++) {
+    const sample = (samples as ArrayLike<unknown>)[i] as { x?: unknown; y?: unknown } | null;
+    if (typeof sample !== "object" || sample === null) throw argumentError(fn, `samples[${i}]`, "a sample position { x, y }", sample);
+    if (typeof sample.x !== "number") throw argumentError(fn, `samples[${i}].x`, "a number", sample.x);
+    if (typeof sample.y !== "number") throw argumentError(fn, `samples[${i}].y`, "a number", sample.y);
+  }
+}
+
 /** Distance from the line, relative to the samples' extent, below which samples count as collinear. */
 const COLLINEAR_TOLERANCE = 1e-9;
 
@@ -77,6 +100,16 @@ const COLLINEAR_TOLERANCE = 1e-9;
  * - `E_BLEND_EMPTY` (error): no usable sample; `compiled` is null.
  */
 export function compileBlendSpace2D(
+  samples: ArrayLike<BlendSample2D>,
+  options: CompileBlendSpace2DOptions = {},
+): CompileBlendSpace2DResult {
+  expectSamples(samples);
+  expectShape("compileBlendSpace2D", "options", options, "a CompileBlendSpace2DOptions object ({ file?, pointer? })", OPTIONS_SHAPE);
+  return compileBlendSpace2DUnchecked(samples, options);
+}
+
+/** `compileBlendSpace2D` without the argument checks: what compileGraph and the linter call on a validated spec's samples. */
+export function compileBlendSpace2DUnchecked(
   samples: ArrayLike<BlendSample2D>,
   options: CompileBlendSpace2DOptions = {},
 ): CompileBlendSpace2DResult {

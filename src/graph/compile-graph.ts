@@ -1,4 +1,4 @@
-import { compileBlendSpace2D } from "../blend-space/compile-blend-space-2d.ts";
+import { compileBlendSpace2DUnchecked } from "../blend-space/compile-blend-space-2d.ts";
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { createRootMotionExtractorUnchecked } from "../root-motion/root-motion.ts";
 import { additiveClip } from "../clip/additive-clip.ts";
@@ -300,7 +300,7 @@ function compile(
         if (slotX < 0 || slotY < 0 || sources.length !== motion.samples.length) return null;
         const samplesPointer = childPointer(motion.pointer, "samples");
         if (motion.mode === "freeform") {
-          const r = compileBlendSpace2D(motion.samples, { file, pointer: samplesPointer });
+          const r = compileBlendSpace2DUnchecked(motion.samples, { file, pointer: samplesPointer });
           appendAll(diagnostics, r.diagnostics);
           if (!r.compiled) return null;
           return { kind: "blend2d", slotX, slotY, mode: "freeform", sync: motion.sync, sources, sourceIndices: Int32Array.from(indices), durations: Float64Array.from(sources, (c) => c.duration), space: r.compiled, grid: null };

@@ -1,5 +1,5 @@
 import { childPointer } from "../diagnostics/diagnostic.ts";
-import { compileBlendSpace2D } from "../blend-space/compile-blend-space-2d.ts";
+import { compileBlendSpace2DUnchecked } from "../blend-space/compile-blend-space-2d.ts";
 import type { Blend1DSpec, Blend2DSpec, GraphSpec, MachineSpec } from "../spec/graph-spec.ts";
 import { clip } from "../spec/spec-reader.ts";
 import type { LintSink } from "./lint-sink.ts";
@@ -38,7 +38,7 @@ function check2D(file: string, b: Blend2DSpec, sink: LintSink): void {
   }
   const samplesPointer = childPointer(b.pointer, "samples");
   if (b.mode === "freeform") {
-    for (const d of compileBlendSpace2D(b.samples, { file, pointer: samplesPointer }).diagnostics) {
+    for (const d of compileBlendSpace2DUnchecked(b.samples, { file, pointer: samplesPointer }).diagnostics) {
       sink.add(d.code, d.pointer, d.message, d.severity);
     }
     return;

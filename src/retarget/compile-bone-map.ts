@@ -8,6 +8,10 @@ import { skeletonRoles } from "./classify-by-topology.ts";
 import { findAnimatedRoot, isAncestor } from "./find-animated-root.ts";
 import { modelFrames } from "./model-frames.ts";
 import type { BoneMap } from "./propose-bone-map.ts";
+import { readBoneMap } from "./read-bone-map.ts";
+import type { JsonInput } from "../json/document-from-value.ts";
+import { argumentError, expectClip, expectPose, expectSkeleton } from "../errors/check-argument.ts";
+import { expectArrayOfShape, expectShape, type FieldKind } from "../errors/check-shape.ts";
 
 /** How `compileBoneMap` prepares a retarget: rest alignment, root-motion scale and reference poses. */
 export interface CompileBoneMapOptions {
@@ -108,14 +112,57 @@ export interface CompileBoneMapResult {
 
 const EPS = 1e-9;
 
+const OPTIONS_SHAPE: Readonly<Record<string, FieldKind>> = {
+  alignRest: "boolean?", rootMotionScale: "number?", sourceRest: "object?", targetRest: "object?", file: "string?", targetRoot: "string?", targetClips: "array?",
+};
+/** A BoneMapEntry as code writes it: `confidence` may be left out (1, as an explicit entry). */
+const ENTRY_SHAPE: Readonly<Record<string, FieldKind>> = { source: "string", target: "string", confidence: "number?" };
+
 /**
  * Resolves a name-based bone map to indices and precomputes the retarget frames (see
- * docs/retargeting.md). Errors: E_BONEMAP_UNKNOWN_SOURCE / _TARGET, E_BONEMAP_DUPLICATE_SOURCE / _TARGET
+ * docs/retargeting.md). `map` is a BoneMap (`{ entries }`, as `proposeBoneMap` and `readBoneMap` give),
+ * or a bone-map file's content as `readBoneMap` takes it — JSON text, a parsed document or the plain
+ * object (`{ "Hips": "mixamorig:Hips", … }` or the rich form with `bones`); the file's settings
+ * (rootMotionScale, alignRest, root) apply unless `options` sets them, and its problems come back as
+ * diagnostics at their JSON pointers. Errors: E_BONEMAP_UNKNOWN_SOURCE / _TARGET, E_BONEMAP_DUPLICATE_SOURCE / _TARGET
  * at `/entries/<i>`. Warnings: W_RETARGET_NO_FRAME when hips, both upper legs and both feet are not
  * mapped (the skeletons are then assumed to share axes and scale 1), W_RETARGET_NO_ROOT when nothing is
- * mapped.
+ * mapped. Wrong-typed arguments (a number for a skeleton, a pose of another skeleton as `sourceRest`)
+ * are AnimgraphError.
  */
-export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton, options: CompileBoneMapOptions = {}): CompileBoneMapResult {
+export function compileBoneMap(map: BoneMap | JsonInput, source: Skeleton, target: Skeleton, options: CompileBoneMapOptions = {}): CompileBoneMapResult {
+  const fn = "compileBoneMap";
+  expectSkeleton(fn, "source", source);
+  expectSkeleton(fn, "target", target);
+  expectShape(fn, "options", options, "a CompileBoneMapOptions object", OPTIONS_SHAPE);
+  if (options.sourceRest !== undefined) expectPose(fn, "options.sourceRest", options.sourceRest, source.jointCount);
+  if (options.targetRest !== undefined) expectPose(fn, "options.targetRest", options.targetRest, target.jointCount);
+  if (options.targetClips !== undefined) options.targetClips.forEach((clip, i) => expectClip(fn, `options.targetClips[${i}]`, clip, target.jointCount));
+  if (typeof map !== "string" && (typeof map !== "object" || map === null || Array.isArray(map))) {
+    throw argumentError(fn, "map", "a BoneMap ({ entries }), or a bone-map file's JSON text, parsed document or object", map);
+  }
+  const entries = typeof map === "object" ? (map as Partial<BoneMap>).entries : undefined;
+  if (Array.isArray(entries)) {
+    expectArrayOfShape(fn, "map.entries", entries, "BoneMapEntry ({ source, target, confidence? })", ENTRY_SHAPE);
+    return compileBoneMapUnchecked(map as BoneMap, source, target, options);
+  }
+  // A bone-map file's content: read it as `animgraph retarget --map` does.
+  const read = readBoneMap(map, source, target);
+  const file = options.file;
+  const located = file === undefined ? read.diagnostics : read.diagnostics.map((d) => (d.file === "<bone map>" ? { ...d, file } : d));
+  if (!read.map) return { diagnostics: located };
+  const { settings } = read;
+  const compiled = compileBoneMapUnchecked(read.map, source, target, {
+    ...(settings.alignRest !== undefined ? { alignRest: settings.alignRest } : {}),
+    ...(settings.rootMotionScale !== undefined ? { rootMotionScale: settings.rootMotionScale } : {}),
+    ...(settings.root !== undefined ? { targetRoot: settings.root } : {}),
+    ...options,
+  });
+  return { ...compiled, diagnostics: [...located, ...compiled.diagnostics] };
+}
+
+/** `compileBoneMap` for a BoneMap whose arguments were checked: what retargetClip and the CLI reach through it. */
+function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleton, options: CompileBoneMapOptions): CompileBoneMapResult {
   const file = options.file ?? "<bone map>";
   const diagnostics: Diagnostic[] = [];
   const report = (code: string, pointer: string, message: string, severity: Diagnostic["severity"] = "error"): void => {
@@ -136,7 +183,7 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
     if (sourceUsed[s]) return report("E_BONEMAP_DUPLICATE_SOURCE", at, `source bone "${e.source}" is mapped twice`);
     sourceOf[t] = s;
     sourceUsed[s] = 1;
-    confidence[t] = e.confidence;
+    confidence[t] = e.confidence ?? 1;
   });
   if (diagnostics.length > 0) return { diagnostics };
 
@@ -145,7 +192,6 @@ export function compileBoneMap(map: BoneMap, source: Skeleton, target: Skeleton,
   const tq = new Float64Array(4 * JT), tp = new Float64Array(3 * JT), ts = new Float64Array(JT);
   const sourceRest = options.sourceRest ?? source.rest;
   const targetRest = options.targetRest ?? target.rest;
-  if (sourceRest.jointCount !== JS || targetRest.jointCount !== JT) throw new RangeError("compileBoneMap: a reference pose has the wrong joint count");
   modelFrames(sq, sp, ss, source, sourceRest);
   modelFrames(tq, tp, ts, target, targetRest);
   const targetOf = new Int32Array(JS).fill(-1);

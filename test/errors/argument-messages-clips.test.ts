@@ -4,8 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  AnimgraphError, blendRootMotion, createClip, createHumanoidNormalizer, createPose, createProceduralClip, createRootMotionExtractor, createSkeleton,
-  detectFootContacts, extractRootMotion, normalizeHumanoidPose, stripRootMotion,
+  AnimgraphError, blendRootMotion, compileBlendSpace2D, compileBoneMap, compressClip, compressedByteLength, createClip, createHumanoidNormalizer, createPose,
+  createProceduralClip, createRootMotionExtractor, createSkeleton, decodeKey, decompressClip, detectFootContacts, detectSampleRate, estimateUnitsPerMetre,
+  extractRootMotion, normalizeHumanoidPose, parseJsonText, proposeBoneMap, stripRootMotion,
 } from "../../src/index.ts";
 
 /** Asserts that `body` throws an AnimgraphError with this code and a message matching `message`. */
@@ -103,4 +104,90 @@ test("foot contacts: arrays sized for the frames, thresholds numbers", () => {
   const out = new Uint8Array(n);
   detectFootContacts(out, p, t, up, 1, { minDuration: 0 });
   assert.deepEqual([...out], [1, 1, 1, 1]);
+});
+
+test("compression: clips, options, tracks and keys are checked; option values stay diagnostics", () => {
+  const turn = createClip({
+    name: "turn", skeleton,
+    tracks: [{ joint: 2, path: "rotation", interpolation: "LINEAR", stride: 4, times: new Float32Array([0, 0.5, 1]), values: new Float32Array([0, 0, 0, 1, 0, 0.3826834, 0, 0.9238795, 0, 0.7071068, 0, 0.7071068]) }],
+  });
+  throwsArgument(() => compressClip(undefined as never), "ERR_ARGUMENT", /^compressClip: clip must be a Clip \(from createClip or a loader\); got undefined$/);
+  throwsArgument(() => compressClip({ ...turn, tracks: [{ joint: 2, path: "rotation" }] } as never), "ERR_ARGUMENT", /compressClip: clip\.tracks\[0\]\.interpolation must be a string, as in JointTrack/);
+  throwsArgument(() => compressClip(turn, null as never), "ERR_ARGUMENT", /compressClip: options must be a CompressOptions object; got null/);
+  throwsArgument(() => compressClip(turn, { tolerance: "0.1mm" } as never), "ERR_ARGUMENT", /compressClip: options\.tolerance must be a number or undefined, as in a CompressOptions object; got the string "0\.1mm"/);
+  throwsArgument(() => compressClip(turn, { compensate: "no" } as never), "ERR_ARGUMENT", /compressClip: options\.compensate must be a boolean or undefined/);
+  throwsArgument(() => compressClip(turn, { onProgress: true } as never), "ERR_ARGUMENT", /compressClip: options\.onProgress must be a function or undefined/);
+  throwsArgument(() => compressClip(turn, { quatMode: "squad" } as never), "ERR_ARGUMENT", /compressClip: options\.quatMode must be one of "slerp", "fastSlerp", "nlerp"/);
+  // A number the compressor cannot use is still a diagnostic, as the CLI reports it.
+  assert.deepEqual(compressClip(turn, { tolerance: -1 }).diagnostics.map((d) => d.code), ["E_COMPRESS_OPTION"]);
+  throwsArgument(() => detectSampleRate([] as never), "ERR_ARGUMENT", /^detectSampleRate: clip must be a Clip/);
+  assert.equal(detectSampleRate(turn), 2);
+  throwsArgument(() => estimateUnitsPerMetre(skeleton, 0), "ERR_OUT_OF_RANGE", /^estimateUnitsPerMetre: extentMetres must be a finite length in metres > 0; got the number 0$/);
+  throwsArgument(() => estimateUnitsPerMetre(skeleton, "1.5" as never), "ERR_ARGUMENT", /estimateUnitsPerMetre: extentMetres must be a finite length in metres > 0; got the string "1\.5"/);
+  throwsArgument(() => estimateUnitsPerMetre(null as never), "ERR_ARGUMENT", /estimateUnitsPerMetre: skeleton must be a Skeleton/);
+
+  const { compressed } = compressClip(turn, { sampleRate: 30 });
+  assert.ok(compressed);
+  const track = compressed.tracks[compressed.trackIndex[3 * 2 + 1]!]!;
+  const key = new Float32Array(4);
+  throwsArgument(() => decodeKey(key, 0, { ...track, blockStep: [] } as never, 0), "ERR_ARGUMENT", /^decodeKey: track must be a CompressedTrack \(an entry of a CompressedClip's tracks\)/);
+  throwsArgument(() => decodeKey(key, 0, { ...track, path: "position" } as never, 0), "ERR_ARGUMENT", /decodeKey: track\.path must be one of "translation", "rotation", "scale"; got the string "position"/);
+  throwsArgument(() => decodeKey([0, 0, 0, 0] as never, 0, track, 0), "ERR_ARGUMENT", /decodeKey: out must be a Float32Array; got an array of length 4/);
+  throwsArgument(() => decodeKey(key, 1, track, 0), "ERR_OUT_OF_RANGE", /decodeKey: out must be a Float32Array of at least 5 numbers \(4 from offset 1\); got a Float32Array of length 4/);
+  throwsArgument(() => decodeKey(key, 0, track, track.frameCount), "ERR_OUT_OF_RANGE", new RegExp(`decodeKey: f must be an integer in \\[0, ${track.frameCount - 1}\\]; got the number ${track.frameCount}`));
+  throwsArgument(() => decodeKey(key, 0, track, 0.5), "ERR_ARGUMENT", /decodeKey: f must be an integer; got the number 0\.5/);
+  decodeKey(key, 0, track, track.frameCount - 1);
+  assert.ok(Math.abs(key[1]! - 0.7071068) < 1e-3 && Math.abs(key[3]! - 0.7071068) < 1e-3, `last key ${[...key]}`);
+
+  throwsArgument(() => compressedByteLength(turn as never), "ERR_ARGUMENT", /^compressedByteLength: clip must be a CompressedClip \(from compressClip or readAgc\)/);
+  throwsArgument(() => compressedByteLength({ ...compressed, tracks: [track, {}] } as never), "ERR_ARGUMENT", /compressedByteLength: clip\.tracks\[1\] must be a CompressedTrack/);
+  assert.ok(compressedByteLength(compressed) > 32);
+  throwsArgument(() => decompressClip(undefined as never), "ERR_ARGUMENT", /^decompressClip: compressed must be a CompressedClip/);
+  throwsArgument(() => decompressClip({ ...compressed, tracks: [null] } as never), "ERR_ARGUMENT", /decompressClip: compressed\.tracks\[0\] must be a CompressedTrack/);
+  assert.equal(decompressClip(compressed).tracks.length, compressed.tracks.length);
+});
+
+test("2D blend spaces: sample types are checked, sample values stay diagnostics at their pointers", () => {
+  throwsArgument(() => compileBlendSpace2D(undefined as never), "ERR_ARGUMENT", /^compileBlendSpace2D: samples must be an array of \{ x, y \} sample positions; got undefined$/);
+  throwsArgument(() => compileBlendSpace2D("xy" as never), "ERR_ARGUMENT", /compileBlendSpace2D: samples must be an array of \{ x, y \} sample positions; got the string "xy"/);
+  throwsArgument(() => compileBlendSpace2D([{ x: 0, y: 0 }, null] as never), "ERR_ARGUMENT", /compileBlendSpace2D: samples\[1\] must be a sample position \{ x, y \}; got null/);
+  throwsArgument(() => compileBlendSpace2D([{ x: 0, y: "1" }] as never), "ERR_ARGUMENT", /compileBlendSpace2D: samples\[0\]\.y must be a number; got the string "1"/);
+  throwsArgument(() => compileBlendSpace2D([{ x: 0, y: 1 }], { pointer: 3 } as never), "ERR_ARGUMENT", /compileBlendSpace2D: options\.pointer must be a string or undefined/);
+  const { compiled, diagnostics } = compileBlendSpace2D([{ x: 0, y: 0 }, { x: Number.NaN, y: 1 }, { x: 1, y: 0 }, { x: 0, y: 1 }], { file: "locomotion.json", pointer: "/samples" });
+  assert.equal(compiled?.kind, "triangles");
+  assert.deepEqual(diagnostics.map((d) => [d.code, d.file, d.pointer]), [["E_BLEND_SAMPLE_NOT_FINITE", "locomotion.json", "/samples/1"]]);
+});
+
+test("bone maps: a BoneMap, or a bone-map file's text, document or plain object; diagnostics at JSON pointers", () => {
+  const source = createSkeleton({ names: ["Hips", "Spine", "Head"], parents: [-1, 0, 1] });
+  const target = createSkeleton({ names: ["mixamorig:Hips", "mixamorig:Spine", "mixamorig:Head"], parents: [-1, 0, 1] });
+  throwsArgument(() => compileBoneMap({ entries: [] }, undefined as never, target), "ERR_ARGUMENT", /^compileBoneMap: source must be a Skeleton/);
+  throwsArgument(() => compileBoneMap(42 as never, source, target), "ERR_ARGUMENT", /compileBoneMap: map must be a BoneMap \(\{ entries \}\), or a bone-map file's JSON text, parsed document or object; got the number 42/);
+  throwsArgument(() => compileBoneMap({ entries: [{ source: "Hips" }] } as never, source, target), "ERR_ARGUMENT", /compileBoneMap: map\.entries\[0\]\.target must be a string, as in BoneMapEntry/);
+  throwsArgument(() => compileBoneMap({ entries: [] }, source, target, { sourceRest: createPose(5) }), "ERR_SKELETON_MISMATCH", /compileBoneMap: options\.sourceRest has 5 joints but the skeleton has 3/);
+  throwsArgument(() => compileBoneMap({ entries: [] }, source, target, { alignRest: "yes" } as never), "ERR_ARGUMENT", /compileBoneMap: options\.alignRest must be a boolean or undefined/);
+  const other = createSkeleton({ names: ["a", "b", "c", "d", "e"], parents: [-1, 0, 1, 2, 3] });
+  throwsArgument(() => compileBoneMap({ entries: [] }, source, target, { targetClips: [createClip({ name: "wave", skeleton: other, tracks: [] })] }), "ERR_SKELETON_MISMATCH", /compileBoneMap: options\.targetClips\[0\] is a clip of a 5-joint skeleton but the call works on 3 joints/);
+  // Entries written in code may leave out confidence (1, as an explicit entry).
+  const byEntries = compileBoneMap({ entries: [{ source: "Hips", target: "mixamorig:Hips" }, { source: "Head", target: "mixamorig:Head" }] } as never, source, target);
+  assert.deepEqual([...byEntries.compiled!.sourceOf], [0, -1, 2]);
+  assert.deepEqual([...byEntries.compiled!.confidence], [1, 0, 1]);
+  // The file's forms: a plain object, its text and its parsed document compile the same, with the file's settings.
+  const file = { bones: { Hips: "mixamorig:Hips", Head: "mixamorig:Head" }, rootMotionScale: 0.5 };
+  const fromObject = compileBoneMap(file, source, target);
+  const fromText = compileBoneMap(JSON.stringify(file), source, target);
+  const fromDoc = compileBoneMap(parseJsonText(JSON.stringify(file), "robot.bones.json"), source, target);
+  for (const r of [fromObject, fromText, fromDoc]) {
+    assert.deepEqual([...r.compiled!.sourceOf], [0, -1, 2]);
+    assert.equal(r.compiled!.rootMotionScale, 0.5);
+  }
+  // Options given to the call win over the file's settings.
+  assert.equal(compileBoneMap(file, source, target, { rootMotionScale: 2 }).compiled!.rootMotionScale, 2);
+  const bad = compileBoneMap(parseJsonText('{\n  "Hips": "mixamorig:Hips",\n  "Tail": "mixamorig:Head"\n}', "robot.bones.json"), source, target);
+  assert.equal(bad.compiled, undefined);
+  assert.deepEqual(bad.diagnostics.map((d) => [d.code, d.file, d.pointer, d.line]), [["E_BONEMAP_UNKNOWN_SOURCE", "robot.bones.json", "/Tail", 3]]);
+  const named = compileBoneMap({ Hips: "mixamorig:Pelvis" }, source, target, { file: "code.bones" });
+  assert.deepEqual(named.diagnostics.map((d) => [d.code, d.file, d.pointer]), [["E_BONEMAP_UNKNOWN_TARGET", "code.bones", "/Hips"]]);
+  // proposeBoneMap's output goes straight in.
+  assert.ok(compileBoneMap(proposeBoneMap(source, target), source, target).compiled);
 });
