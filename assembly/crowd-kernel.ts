@@ -33,6 +33,11 @@ const OP_ZERO: i32 = 11; // a = address, b = bytes
 const OP_EXTRAPOLATE: i32 = 12; // a = dst slot, b = source slot, c = velocity vector, d = k(τ) at the base rate (f32 bits), e = base rate (f32 bits), x = seconds since the source
 const OP_DEAD_BLEND: i32 = 13; // a = target/dst slot, b = extrapolated slot, c = blend directions, x = weight
 const OP_RESET_DIRECTIONS: i32 = 14; // a = blend directions
+// SAMPLE fused with the LAYER that consumes it (record-pose.ts records it where the layer's pose is one
+// sample): each group of four joints is sampled into a 160-byte scratch (or read from the key itself)
+// and layered from there, so the layer pose is never written out and read back (same bits; fusing a
+// blend operand's SAMPLE with its BLEND the same way measured 5-7 % slower, so that pair stays apart).
+const OP_SAMPLE_LAYER: i32 = 15; // a = base/dst, b = clip header, c = mask, d = layer mode | sample rotation mode << 1 | layer rotation mode << 3 | (weight == 1) << 5, e = weight (f32 bits), x = time
 
 // Rotation modes (the graph's quatMode): 0 nlerp, 1 slerp (Eberly's polynomial, within 2e-7 of exact);
 // 2 slerp along the arc the caller chose (no shortest-arc flip; the dead blend's kept side).
@@ -118,8 +123,11 @@ export function seriesLimit(n: i32): f32 {
  * nlerp, or slerp — by the plain series when every lane's angle is small enough for at most six
  * terms (`seriesTerms`), else on the half of the arc that contains t, with the degree-8 fit. When
  * a and b are the same bits on all four lanes (joints the clip or both poses leave still), out = a.
+ * Inlined at each use: the mode is then a constant or hoisted, and the call's v128 argument and
+ * pointer spills go (about 5 % off a synthetic-64 crowd frame in the kernel; a larger module).
  */
-function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32): void {
+// @ts-ignore: decorator
+@inline function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32): void {
   const ax = v128.load(a), ay = v128.load(a, 16), az = v128.load(a, 32), aw = v128.load(a, 48);
   let bx = v128.load(b), by = v128.load(b, 16), bz = v128.load(b, 32), bw = v128.load(b, 48);
   if (i32x4.all_true(v128.and(v128.and(i32x4.eq(ax, bx), i32x4.eq(ay, by)), v128.and(i32x4.eq(az, bz), i32x4.eq(aw, bw))))) {
@@ -172,7 +180,8 @@ function interpolateRotation(out: usize, a: usize, b: usize, t: v128, mode: i32)
 }
 
 /** out[i] = (1 − t)·a[i] + t·b[i] for `count` f32x4 vectors. */
-function lerpVectors(out: usize, a: usize, b: usize, t: v128, count: i32): void {
+// @ts-ignore: decorator
+@inline function lerpVectors(out: usize, a: usize, b: usize, t: v128, count: i32): void {
   const s = f32x4.sub(f32x4.splat(1), t);
   for (let i = 0; i < count; i++) {
     const o = <usize>(i << 4);
@@ -197,33 +206,13 @@ function copyBytes(dst: usize, src: usize, bytes: i32): void {
  * a key's own value at its time.
  */
 function sample(dst: usize, clip: usize, time: f64, mode: i32): void {
-  const n = load<i32>(clip);
-  const times = <usize>load<i32>(clip, 4);
-  const data = <usize>load<i32>(clip, 8);
   const bytes = slotBytes();
-  if (n == 1 || !(time > <f64>load<f32>(times))) {
-    copyBytes(dst, data, bytes);
+  if (!locate(clip, time)) {
+    copyBytes(dst, keyAt, bytes);
     return;
   }
-  if (time >= <f64>load<f32>(times + ((<usize>(n - 1)) << 2))) {
-    copyBytes(dst, data + <usize>((n - 1) * bytes), bytes);
-    return;
-  }
-  // Largest k with times[k] ≤ time (times[0] < time < times[n − 1] here).
-  let lo = 0, hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (<f64>load<f32>(times + (<usize>mid << 2)) <= time) lo = mid;
-    else hi = mid;
-  }
-  const tk = <f64>load<f32>(times + (<usize>lo << 2));
-  const k0 = data + <usize>(lo * bytes);
-  if (time == tk) {
-    copyBytes(dst, k0, bytes);
-    return;
-  }
-  const u = (time - tk) / (<f64>load<f32>(times + (<usize>(lo + 1) << 2)) - tk);
-  const t = f32x4.splat(<f32>u);
+  const k0 = keyAt;
+  const t = f32x4.splat(keyWeight);
   const k1 = k0 + <usize>bytes;
   const rb = <usize>rotBytes();
   const sb = <usize>(groups * 48);
@@ -238,6 +227,90 @@ function sample(dst: usize, clip: usize, time: f64, mode: i32): void {
     const so = to + sb;
     if (moves & 2) lerpVectors(dst + so, k0 + so, k1 + so, t, 3);
     else copyPlanes(dst + so, k0 + so);
+  }
+}
+
+// What `locate` found: the key to copy, or the first of the two keys to interpolate and the weight of
+// the second.
+let keyAt: usize = 0;
+let keyWeight: f32 = 0;
+
+/**
+ * Finds `clip`'s keys at `time`: returns false when the pose is one key's (held before the first key and
+ * after the last, a key's own time; `keyAt`), true when it lies between keyAt and the next key, at
+ * weight `keyWeight` of the next.
+ */
+function locate(clip: usize, time: f64): bool {
+  const n = load<i32>(clip);
+  const times = <usize>load<i32>(clip, 4);
+  const data = <usize>load<i32>(clip, 8);
+  const bytes = slotBytes();
+  if (n == 1 || !(time > <f64>load<f32>(times))) {
+    keyAt = data;
+    return false;
+  }
+  if (time >= <f64>load<f32>(times + ((<usize>(n - 1)) << 2))) {
+    keyAt = data + <usize>((n - 1) * bytes);
+    return false;
+  }
+  // Largest k with times[k] ≤ time (times[0] < time < times[n − 1] here).
+  let lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (<f64>load<f32>(times + (<usize>mid << 2)) <= time) lo = mid;
+    else hi = mid;
+  }
+  const tk = <f64>load<f32>(times + (<usize>lo << 2));
+  keyAt = data + <usize>(lo * bytes);
+  if (time == tk) return false;
+  keyWeight = <f32>((time - tk) / (<f64>load<f32>(times + (<usize>(lo + 1) << 2)) - tk));
+  return true;
+}
+
+// One group of a sampled pose for the fused commands: rotation planes at 0, translation at 64, scale at
+// 112; and where each part of the group being sampled is (the scratch, or a key's own planes).
+const sampled = memory.data(160, 16);
+let sampledR: usize = 0;
+let sampledT: usize = 0;
+let sampledS: usize = 0;
+
+/**
+ * Group g of `clip`'s pose at the time `locate` was last called with (its result `between`): points
+ * sampledR/T/S at the key's planes for a key's pose and for still planes, else interpolates into
+ * `sampled`, with exactly `sample`'s arithmetic.
+ */
+// @ts-ignore: decorator
+@inline function sampleGroup(clip: usize, g: i32, between: bool, t: v128, mode: i32): void {
+  const k0 = keyAt;
+  const o = <usize>(g << 6);
+  const to = <usize>rotBytes() + <usize>(g * 48);
+  const so = to + <usize>(groups * 48);
+  if (!between) {
+    sampledR = k0 + o; sampledT = k0 + to; sampledS = k0 + so;
+    return;
+  }
+  const k1 = k0 + <usize>slotBytes();
+  interpolateRotation(sampled, k0 + o, k1 + o, t, mode);
+  sampledR = sampled;
+  const moves = load<i32>(<usize>load<i32>(clip, 16) + (<usize>g << 2));
+  if (moves & 1) {
+    lerpVectors(sampled + 64, k0 + to, k1 + to, t, 3);
+    sampledT = sampled + 64;
+  } else sampledT = k0 + to;
+  if (moves & 2) {
+    lerpVectors(sampled + 112, k0 + so, k1 + so, t, 3);
+    sampledS = sampled + 112;
+  } else sampledS = k0 + so;
+}
+
+/** layer(base, clip at `time`, …): SAMPLE into a slot and LAYER, fused. */
+function sampleLayer(base: usize, clip: usize, time: f64, mask: usize, modes: i32, weight: f32): void {
+  const between = locate(clip, time);
+  const tk = f32x4.splat(keyWeight);
+  const sampleMode = (modes >> 1) & 3;
+  for (let g = 0; g < groups; g++) {
+    sampleGroup(clip, g, between, tk, sampleMode);
+    layerGroup(base, g, sampledR, sampledT, sampledS, mask, weight, (modes & 32) != 0, modes & 1, (modes >> 3) & 3);
   }
 }
 
@@ -287,77 +360,90 @@ const identity = memory.data<f32>([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 
  * 0 = every joint 1), as src/blend/apply-layer.ts and apply-additive.ts:
  * override: lerp / shortest-arc rotation by w_j, w_j ≥ 1 takes the layer, w_j ≤ 0 (or NaN) keeps base;
  * additive: t + w·t_add, q · slerp(identity, q_add, w) (w = 1: q · q_add), s · (1 + w·(s_add − 1)),
- * w_j = 0 (or NaN) keeps base.
+ * w_j = 0 (or NaN) keeps base. `weight` is the command's float64 weight rounded to float32, and
+ * `weightIsOne` whether the float64 was exactly 1 (the plain q · q_add path).
  */
-function layer(base: usize, src: usize, mask: usize, weight: f64, layerMode: i32, rotMode: i32): void {
+function layer(base: usize, src: usize, mask: usize, weight: f32, weightIsOne: bool, layerMode: i32, rotMode: i32): void {
   const rb = <usize>rotBytes();
   const tb = <usize>(groups * 48);
-  const wSplat = f32x4.splat(<f32>weight);
+  for (let g = 0; g < groups; g++) {
+    const to = rb + <usize>(g * 48);
+    layerGroup(base, g, src + (<usize>g << 6), src + to, src + to + tb, mask, weight, weightIsOne, layerMode, rotMode);
+  }
+}
+
+/** `layer` on group g, the layer's planes at srcR (rotations), srcT (translations), srcS (scales). */
+// @ts-ignore: decorator
+@inline function layerGroup(base: usize, g: i32, srcR: usize, srcT: usize, srcS: usize, mask: usize, weight: f32, weightIsOne: bool, layerMode: i32, rotMode: i32): void {
+  const rb = <usize>rotBytes();
+  const tb = <usize>(groups * 48);
+  const wSplat = f32x4.splat(weight);
   const one = f32x4.splat(1);
   const zero = f32x4.splat(0);
   const additive = layerMode == LAYER_ADDITIVE;
-  for (let g = 0; g < groups; g++) {
-    const w = mask != 0 ? f32x4.mul(wSplat, v128.load(mask + (<usize>g << 4))) : wSplat;
-    const ro = <usize>(g << 6);
-    const vo = <usize>(g * 48);
-    if (additive && mask == 0 && weight == 1) {
-      const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
-      storeProduct(base + ro, bx, by, bz, bw, v128.load(src + ro), v128.load(src + ro, 16), v128.load(src + ro, 32), v128.load(src + ro, 48));
-      for (let c = 0; c < 3; c++) {
-        const to = rb + vo + <usize>(c << 4);
-        const so = to + tb;
-        v128.store(base + to, f32x4.add(v128.load(base + to), v128.load(src + to)));
-        v128.store(base + so, f32x4.mul(v128.load(base + so), v128.load(src + so)));
-      }
-      continue;
-    }
-    if (additive) {
-      const keep = v128.or(f32x4.eq(w, zero), f32x4.ne(w, w));
-      const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
-      // slerp(identity, q_add, w); lanes with w = 1 take q_add itself (bit-exact q·q_add there).
-      interpolateRotation(scratch, identity, src + ro, w, rotMode);
-      const exact = f32x4.eq(w, one);
-      const qx = v128.bitselect(v128.load(src + ro), v128.load(scratch), exact);
-      const qy = v128.bitselect(v128.load(src + ro, 16), v128.load(scratch, 16), exact);
-      const qz = v128.bitselect(v128.load(src + ro, 32), v128.load(scratch, 32), exact);
-      const qw = v128.bitselect(v128.load(src + ro, 48), v128.load(scratch, 48), exact);
-      storeProduct(scratch, bx, by, bz, bw, qx, qy, qz, qw);
-      v128.store(base + ro, v128.bitselect(bx, v128.load(scratch), keep));
-      v128.store(base + ro, v128.bitselect(by, v128.load(scratch, 16), keep), 16);
-      v128.store(base + ro, v128.bitselect(bz, v128.load(scratch, 32), keep), 32);
-      v128.store(base + ro, v128.bitselect(bw, v128.load(scratch, 48), keep), 48);
-      for (let c = 0; c < 3; c++) {
-        const to = rb + vo + <usize>(c << 4);
-        const so = to + tb;
-        const bt = v128.load(base + to), bs = v128.load(base + so);
-        const t = f32x4.add(bt, f32x4.mul(w, v128.load(src + to)));
-        const s = f32x4.mul(bs, f32x4.add(one, f32x4.mul(w, f32x4.sub(v128.load(src + so), one))));
-        v128.store(base + to, v128.bitselect(bt, t, keep));
-        v128.store(base + so, v128.bitselect(bs, s, keep));
-      }
-      continue;
-    }
-    const takeLayer = f32x4.ge(w, one);
-    const keepBase = v128.not(f32x4.gt(w, zero));
+  const w = mask != 0 ? f32x4.mul(wSplat, v128.load(mask + (<usize>g << 4))) : wSplat;
+  const ro = <usize>(g << 6);
+  const vo = <usize>(g * 48);
+  if (additive && mask == 0 && weightIsOne) {
     const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
-    interpolateRotation(scratch, base + ro, src + ro, w, rotMode);
-    for (let c = 0; c < 4; c++) {
-      const o = <usize>(c << 4);
-      const b = c == 0 ? bx : c == 1 ? by : c == 2 ? bz : bw;
-      const mixed = v128.bitselect(v128.load(src + ro + o), v128.load(scratch + o), takeLayer);
-      v128.store(base + ro + o, v128.bitselect(b, mixed, keepBase));
-    }
-    const s = f32x4.sub(one, w);
+    storeProduct(base + ro, bx, by, bz, bw, v128.load(srcR), v128.load(srcR, 16), v128.load(srcR, 32), v128.load(srcR, 48));
     for (let c = 0; c < 3; c++) {
       const to = rb + vo + <usize>(c << 4);
       const so = to + tb;
-      const bt = v128.load(base + to), lt = v128.load(src + to);
-      const bs = v128.load(base + so), ls = v128.load(src + so);
-      const t = v128.bitselect(lt, f32x4.add(f32x4.mul(s, bt), f32x4.mul(w, lt)), takeLayer);
-      const sc = v128.bitselect(ls, f32x4.add(f32x4.mul(s, bs), f32x4.mul(w, ls)), takeLayer);
-      v128.store(base + to, v128.bitselect(bt, t, keepBase));
-      v128.store(base + so, v128.bitselect(bs, sc, keepBase));
+      const co = <usize>(c << 4);
+      v128.store(base + to, f32x4.add(v128.load(base + to), v128.load(srcT + co)));
+      v128.store(base + so, f32x4.mul(v128.load(base + so), v128.load(srcS + co)));
     }
+    return;
+  }
+  if (additive) {
+    const keep = v128.or(f32x4.eq(w, zero), f32x4.ne(w, w));
+    const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
+    // slerp(identity, q_add, w); lanes with w = 1 take q_add itself (bit-exact q·q_add there).
+    interpolateRotation(scratch, identity, srcR, w, rotMode);
+    const exact = f32x4.eq(w, one);
+    const qx = v128.bitselect(v128.load(srcR), v128.load(scratch), exact);
+    const qy = v128.bitselect(v128.load(srcR, 16), v128.load(scratch, 16), exact);
+    const qz = v128.bitselect(v128.load(srcR, 32), v128.load(scratch, 32), exact);
+    const qw = v128.bitselect(v128.load(srcR, 48), v128.load(scratch, 48), exact);
+    storeProduct(scratch, bx, by, bz, bw, qx, qy, qz, qw);
+    v128.store(base + ro, v128.bitselect(bx, v128.load(scratch), keep));
+    v128.store(base + ro, v128.bitselect(by, v128.load(scratch, 16), keep), 16);
+    v128.store(base + ro, v128.bitselect(bz, v128.load(scratch, 32), keep), 32);
+    v128.store(base + ro, v128.bitselect(bw, v128.load(scratch, 48), keep), 48);
+    for (let c = 0; c < 3; c++) {
+      const to = rb + vo + <usize>(c << 4);
+      const so = to + tb;
+      const co = <usize>(c << 4);
+      const bt = v128.load(base + to), bs = v128.load(base + so);
+      const t = f32x4.add(bt, f32x4.mul(w, v128.load(srcT + co)));
+      const s = f32x4.mul(bs, f32x4.add(one, f32x4.mul(w, f32x4.sub(v128.load(srcS + co), one))));
+      v128.store(base + to, v128.bitselect(bt, t, keep));
+      v128.store(base + so, v128.bitselect(bs, s, keep));
+    }
+    return;
+  }
+  const takeLayer = f32x4.ge(w, one);
+  const keepBase = v128.not(f32x4.gt(w, zero));
+  const bx = v128.load(base + ro), by = v128.load(base + ro, 16), bz = v128.load(base + ro, 32), bw = v128.load(base + ro, 48);
+  interpolateRotation(scratch, base + ro, srcR, w, rotMode);
+  for (let c = 0; c < 4; c++) {
+    const o = <usize>(c << 4);
+    const b = c == 0 ? bx : c == 1 ? by : c == 2 ? bz : bw;
+    const mixed = v128.bitselect(v128.load(srcR + o), v128.load(scratch + o), takeLayer);
+    v128.store(base + ro + o, v128.bitselect(b, mixed, keepBase));
+  }
+  const s = f32x4.sub(one, w);
+  for (let c = 0; c < 3; c++) {
+    const to = rb + vo + <usize>(c << 4);
+    const so = to + tb;
+    const co = <usize>(c << 4);
+    const bt = v128.load(base + to), lt = v128.load(srcT + co);
+    const bs = v128.load(base + so), ls = v128.load(srcS + co);
+    const t = v128.bitselect(lt, f32x4.add(f32x4.mul(s, bt), f32x4.mul(w, lt)), takeLayer);
+    const sc = v128.bitselect(ls, f32x4.add(f32x4.mul(s, bs), f32x4.mul(w, ls)), takeLayer);
+    v128.store(base + to, v128.bitselect(bt, t, keepBase));
+    v128.store(base + so, v128.bitselect(bs, sc, keepBase));
   }
 }
 
@@ -424,15 +510,28 @@ function output(src: usize, aos: usize, model: usize, root: usize): void {
     const yy = f32x4.mul(y, y2), yz = f32x4.mul(y, z2), zz = f32x4.mul(z, z2);
     const wx = f32x4.mul(w, x2), wy = f32x4.mul(w, y2), wz = f32x4.mul(w, z2);
     const one = f32x4.splat(1);
-    v128.store(local, f32x4.mul(f32x4.sub(one, f32x4.add(yy, zz)), sx));
-    v128.store(local, f32x4.mul(f32x4.add(xy, wz), sx), 16);
-    v128.store(local, f32x4.mul(f32x4.sub(xz, wy), sx), 32);
-    v128.store(local, f32x4.mul(f32x4.sub(xy, wz), sy), 48);
-    v128.store(local, f32x4.mul(f32x4.sub(one, f32x4.add(xx, zz)), sy), 64);
-    v128.store(local, f32x4.mul(f32x4.add(yz, wx), sy), 80);
-    v128.store(local, f32x4.mul(f32x4.add(xz, wy), sz), 96);
-    v128.store(local, f32x4.mul(f32x4.sub(yz, wx), sz), 112);
-    v128.store(local, f32x4.mul(f32x4.sub(one, f32x4.add(xx, yy)), sz), 128);
+    // Unit scales (most rigs, every joint): x·1 = x exactly, so the nine products are skipped.
+    if (i32x4.all_true(v128.and(v128.and(f32x4.eq(sx, one), f32x4.eq(sy, one)), f32x4.eq(sz, one)))) {
+      v128.store(local, f32x4.sub(one, f32x4.add(yy, zz)));
+      v128.store(local, f32x4.add(xy, wz), 16);
+      v128.store(local, f32x4.sub(xz, wy), 32);
+      v128.store(local, f32x4.sub(xy, wz), 48);
+      v128.store(local, f32x4.sub(one, f32x4.add(xx, zz)), 64);
+      v128.store(local, f32x4.add(yz, wx), 80);
+      v128.store(local, f32x4.add(xz, wy), 96);
+      v128.store(local, f32x4.sub(yz, wx), 112);
+      v128.store(local, f32x4.sub(one, f32x4.add(xx, yy)), 128);
+    } else {
+      v128.store(local, f32x4.mul(f32x4.sub(one, f32x4.add(yy, zz)), sx));
+      v128.store(local, f32x4.mul(f32x4.add(xy, wz), sx), 16);
+      v128.store(local, f32x4.mul(f32x4.sub(xz, wy), sx), 32);
+      v128.store(local, f32x4.mul(f32x4.sub(xy, wz), sy), 48);
+      v128.store(local, f32x4.mul(f32x4.sub(one, f32x4.add(xx, zz)), sy), 64);
+      v128.store(local, f32x4.mul(f32x4.add(yz, wx), sy), 80);
+      v128.store(local, f32x4.mul(f32x4.add(xz, wy), sz), 96);
+      v128.store(local, f32x4.mul(f32x4.sub(yz, wx), sz), 112);
+      v128.store(local, f32x4.mul(f32x4.sub(one, f32x4.add(xx, yy)), sz), 128);
+    }
     v128.store(local, v128.load(to), 144);
     v128.store(local, v128.load(to, 16), 160);
     v128.store(local, v128.load(to, 32), 176);
@@ -523,7 +622,8 @@ export function run(commands: usize): i32 {
     if (op == OP_SAMPLE) sample(a, b, x, c);
     else if (op == OP_BLEND) blend(a, b, <usize>c, x, d);
     else if (op == OP_COPY) copyBytes(a, b, slotBytes());
-    else if (op == OP_LAYER) layer(a, b, <usize>c, x, d, load<i32>(p, 20));
+    else if (op == OP_LAYER) layer(a, b, <usize>c, <f32>x, x == 1, d, load<i32>(p, 20));
+    else if (op == OP_SAMPLE_LAYER) sampleLayer(a, b, x, <usize>c, d, load<f32>(p, 20));
     else if (op == OP_LOAD) loadPose(a, b);
     else if (op == OP_OUTPUT) output(a, b, <usize>c, <usize>d);
     else if (op == OP_STRIP) strip(a, b);

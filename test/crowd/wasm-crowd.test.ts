@@ -379,6 +379,48 @@ test("kernel BLEND and LAYER (override, additive, masks, w = 0, 1, in between, N
   );
 });
 
+test("SAMPLE_LAYER (a layer's one sample fused with its LAYER) leaves the same bits as SAMPLE into a slot then LAYER (property)", () => {
+  const f32bits = (x: number): number => new Int32Array(Float32Array.of(x).buffer)[0]!;
+  fc.assert(
+    fc.property(
+      randomClip, fc.double({ min: -0.2, max: 2, noNaN: true }),
+      fc.oneof(fc.constantFrom(0, 1, Number.NaN), fc.double({ min: -0.2, max: 1.2, noNaN: true })),
+      fc.boolean(), fc.constantFrom(0, 1), fc.constantFrom(0, 1), fc.integer({ min: 0, max: 3 }),
+      (spec, time, weight, masked, rot, additive, keyPick) => {
+        const clip = buildClip(spec);
+        const timeline = packedTimeline(clip);
+        assert.ok(timeline);
+        const J = spec.jointCount;
+        const h = harness(J);
+        packClip(h.w.f32, h.w.i32, h.clipAt, clip, timeline);
+        // Also exactly at a key, and before the first and after the last (a key's own pose, no interpolation).
+        const t = keyPick === 0 ? time : keyPick === 1 ? timeline[Math.floor(timeline.length / 2)]! : keyPick === 2 ? -1 : 1e3;
+        const base = createPose(J);
+        for (let j = 0; j < J; j++) {
+          quatNormalize(base.r, 4 * j, [Math.sin(j + 1), Math.cos(2 * j), 0.3, 1], 0);
+          base.t.set([j, -0.5 * j, 0.25], 3 * j);
+          base.s.set([1, 1 + 0.1 * j, 0.9], 3 * j);
+        }
+        const maskAt = h.slot(3);
+        for (let j = 0; j < 4 * Math.ceil(J / 4); j++) h.w.f32[(maskAt >> 2) + j] = j < J ? [0, 0.25, 1, 0.8][j % 4]! : 0;
+        const mask = masked ? maskAt : 0;
+        writeSlot(h.w.f32, h.slot(0) >> 2, base);
+        writeSlot(h.w.f32, h.slot(2) >> 2, base);
+        const modes = additive | (rot << 1) | (rot << 3) | (weight === 1 ? 32 : 0);
+        h.run([
+          [OP.sample, h.slot(1), h.clipAt, rot, 0, 0, t],
+          [OP.layer, h.slot(0), h.slot(1), mask, additive, rot, weight],
+          [OP.sampleLayer, h.slot(2), h.clipAt, mask, modes, f32bits(weight), t],
+        ]);
+        const bytes = slotBytes(J);
+        const unfused = new Uint32Array(h.w.memory.buffer, h.slot(0), bytes / 4);
+        const fused = new Uint32Array(h.w.memory.buffer, h.slot(2), bytes / 4);
+        assert.deepEqual(fused, unfused, `time ${t}, weight ${weight}, mask ${masked}, rotation mode ${rot}, additive ${additive}`);
+      },
+    ),
+  );
+});
+
 // --- threads and the build -------------------------------------------------------------------------
 
 test("worker threads with the kernel write the same poses as an in-thread kernel crowd", async () => {

@@ -37,6 +37,32 @@ export function emit(w: WasmCrowd, op: number, a: number, b: number, c: number, 
   return f;
 }
 
+/**
+ * The float index of the batch's last command when it is a SAMPLE into `slot` (a packed clip, no STRIP
+ * after it), else −1: the LAYER about to read `slot` can then take the sample's place (SAMPLE_LAYER,
+ * assembly/crowd-kernel.ts), so the sampled pose is never stored and read back.
+ */
+function lastSampleInto(w: WasmCrowd, slot: number): number {
+  if (w.count === 0) return -1;
+  const o = (w.commandsAt >> 2) + 8 * (w.count - 1);
+  return w.i32[o] === OP.sample && w.i32[o + 1] === slot ? o : -1;
+}
+
+/** Records LAYER (layer slot onto out), as one SAMPLE_LAYER when the layer pose was just sampled. */
+function emitLayer(w: WasmCrowd, out: number, layerSlot: number, mask: number, mode: number, weight: number): void {
+  const o = lastSampleInto(w, layerSlot);
+  if (o < 0) {
+    w.f64[emit(w, OP.layer, out, layerSlot, mask, mode, w.rotMode)] = weight;
+    return;
+  }
+  const sampleMode = w.i32[o + 3]!;
+  w.i32[o] = OP.sampleLayer;
+  w.i32[o + 1] = out;
+  w.i32[o + 3] = mask;
+  w.i32[o + 4] = mode | (sampleMode << 1) | (w.rotMode << 3) | (weight === 1 ? 32 : 0);
+  w.f32[o + 5] = weight;
+}
+
 export function acquire(w: WasmCrowd): number {
   if (w.slotTop === w.slotCount) throw new Error("wasm crowd: pose slots exhausted (nesting deeper than planned)");
   return w.slotBase + w.slotStride * w.slotTop++;
@@ -173,7 +199,9 @@ export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number
     if (li === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
     if (!(weight > 0)) continue;
     const src = recordMachineAt(w, inst, mi, layerSlot);
-    w.f64[emit(w, OP.layer, out, src, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
+    // Fused only when the machine wrote the layer slot itself (a kept machine's own history slot must be written).
+    if (src === layerSlot) emitLayer(w, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, weight);
+    else w.f64[emit(w, OP.layer, out, src, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
   }
   const J = w.jointCount;
   emit(w, OP.output, pose, w.poseAt === 0 ? 0 : w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
@@ -200,7 +228,7 @@ export function recordSteady(w: WasmCrowd, inst: GraphInstance, index: number, p
     if (li === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
     if (!(weight > 0)) continue;
     recordPlanned(w, inst, mi, plan, li, layerSlot);
-    w.f64[emit(w, OP.layer, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
+    emitLayer(w, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, weight);
   }
   const J = w.jointCount;
   emit(w, OP.output, out, w.poseAt === 0 ? 0 : w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);

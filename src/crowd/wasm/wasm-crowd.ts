@@ -20,7 +20,7 @@ export const STAGING_CAPACITY = 8;
 
 export const OP = {
   end: 0, sample: 1, blend: 2, copy: 3, layer: 4, load: 5, output: 6, skeleton: 7, strip: 8, difference: 9, offset: 10, zero: 11,
-  extrapolate: 12, deadBlend: 13, resetDirections: 14,
+  extrapolate: 12, deadBlend: 13, resetDirections: 14, sampleLayer: 15,
 } as const;
 
 export interface WasmCrowd {
