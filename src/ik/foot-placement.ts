@@ -15,7 +15,7 @@ export interface FootPlacementSettings {
   readonly up?: ArrayLike<number>;
   /** Height (along up) of the flat floor the animation was made on. Default 0. */
   readonly floor?: number;
-  /** The most the pelvis may be lowered, in model units. Default: no limit. */
+  /** The most the pelvis may be lowered, in model units. Default: no limit (a ground offset counts at most 1,000 leg lengths). */
   readonly maxPelvisDrop?: number;
   /** 0–1, default 1: how far each foot tilts from `up` onto the ground's normal under it. */
   readonly alignToNormal?: number;
@@ -23,6 +23,16 @@ export interface FootPlacementSettings {
   readonly softness?: number;
   /** The knees' forward direction (the pole of a straight leg). Default (0, 0, 1). */
   readonly forward?: ArrayLike<number>;
+}
+
+/** A ground offset is clamped to this many lengths of its leg (see footPlacementUnchecked). */
+const FAR_GROUND = 1000;
+
+/** |upper − middle| + |middle − end| from model positions. */
+function legLength(p: QuatArray, a: number, b: number, e: number): number {
+  const x0 = p[3 * b]! - p[3 * a]!, y0 = p[3 * b + 1]! - p[3 * a + 1]!, z0 = p[3 * b + 2]! - p[3 * a + 2]!;
+  const x1 = p[3 * e]! - p[3 * b]!, y1 = p[3 * e + 1]! - p[3 * b + 1]!, z1 = p[3 * e + 2]! - p[3 * b + 2]!;
+  return Math.sqrt(x0 * x0 + y0 * y0 + z0 * z0) + Math.sqrt(x1 * x1 + y1 * y1 + z1 * z1);
 }
 
 /** Most legs one call places (a spider has eight). */
@@ -113,7 +123,11 @@ export function footPlacementUnchecked(
     for (let c = 0; c < 3; c++) pt[c] = positions[3 * e + c]!;
     ground(g, 4 * i, pt, 0);
     const offset = g[4 * i]! - floor;
-    g[4 * i] = Number.isFinite(offset) ? offset * w : 0;
+    // A ground more than FAR_GROUND leg lengths from the floor (a trace that missed, a parameter at
+    // ±1e308) counts as that far: the foot's target is out of reach in the same direction either way, and
+    // the pelvis drop and the positions stay far inside float32's range (the pose is float32).
+    const reach = FAR_GROUND * legLength(positions, legs[3 * i]!, legs[3 * i + 1]!, e);
+    g[4 * i] = Number.isFinite(offset) ? (offset > reach ? reach : offset < -reach ? -reach : offset) * w : 0;
     drop = Math.min(drop, g[4 * i]!);
   }
   const maxDrop = settings.maxPelvisDrop ?? Infinity;

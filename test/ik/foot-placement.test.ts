@@ -57,6 +57,29 @@ test("footPlacement: flat ground at the floor and weight 0 change nothing; maxPe
   assert.equal(footPlacement(q, p, 0, legs, slopeGround(0.5), 1, { maxPelvisDrop: 0.01 }), -0.01);
 });
 
+test("footPlacement with a ground absurdly far away (a trace that missed, a parameter at ±1e308, ±Infinity, NaN): finite unit rotations, positions within float32, bone lengths kept", () => {
+  const flat = (height: number): GroundFunction => (out, o) => {
+    out[o] = height;
+    out[o + 1] = 0;
+    out[o + 2] = 1;
+    out[o + 3] = 0;
+  };
+  // Before the clamp a ground 1e100 below put the pelvis at −1e100, which the float32 pose stores as −Infinity.
+  for (const height of [-1e308, -1e200, -1e155, -1e39, -1e9, 1e9, 1e39, 1e155, 1e308, -Infinity, Infinity, NaN]) {
+    const { q, p, legs } = biped();
+    const before = Float64Array.from(p);
+    const drop = footPlacement(q, p, 0, legs, flat(height), 1);
+    const leg = dist(before, 1, 2) + dist(before, 2, 3);
+    assert.ok(Number.isFinite(drop) && Math.abs(drop) <= 1000 * leg + 1e-9, `${height}: drop ${drop}`);
+    for (const v of p) assert.ok(Math.abs(v) < 3.4e38, `${height}: position ${v}`);
+    for (let j = 0; j < 7; j++) assert.ok(Math.abs(Math.hypot(q[4 * j]!, q[4 * j + 1]!, q[4 * j + 2]!, q[4 * j + 3]!) - 1) < 1e-9, `${height}: rotation ${j}`);
+    for (const [a, b] of [[1, 2], [2, 3], [4, 5], [5, 6]]) assert.ok(Math.abs(dist(p, a!, b!) - dist(before, a!, b!)) < 1e-9, `${height}: bone ${a}-${b}`);
+  }
+  // Within 1,000 leg lengths nothing is clamped: a ground 9 m (10 legs) below drops the pelvis exactly that far.
+  const { q, p, legs } = biped();
+  assert.ok(Math.abs(footPlacement(q, p, 0, legs, flat(-9), 1, { softness: 0 }) + 9) < 1e-12);
+});
+
 test("footPlacement properties: any slope and weight gives finite unit rotations and bone lengths kept", () => {
   fc.assert(
     fc.property(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 0.5, noNaN: true }), (slope, weight, softness) => {
