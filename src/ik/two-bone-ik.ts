@@ -83,6 +83,8 @@ export function twoBoneIk(
   expectNumberArray(fn, "pole", pole, poleAt + 3);
   expectFiniteNumber(fn, "weight", weight);
   expectOptionalObject(fn, "settings", settings);
+  if (settings.poleWeight !== undefined) expectFiniteNumber(fn, "settings.poleWeight", settings.poleWeight);
+  if (settings.softness !== undefined) expectFiniteNumber(fn, "settings.softness", settings.softness);
   publicArgs[TWO_BONE_WEIGHT] = weight;
   publicArgs[TWO_BONE_POLE_WEIGHT] = settings.poleWeight ?? 0;
   publicArgs[TWO_BONE_SOFTNESS] = settings.softness ?? 0;

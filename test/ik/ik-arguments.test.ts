@@ -17,6 +17,8 @@ test("the IK jobs name a wrong argument with an AnimgraphError, never a TypeErro
   rejects(() => twoBoneIk(new Float64Array(8), 0, p9(), 0, 3, 6, q8(), 0, 4, "up" as never, 0, [0, 0, 1], 0, 1), "ERR_ARGUMENT", /target/);
   rejects(() => twoBoneIk(new Float64Array(8), 0, p9(), 0, 3, 6, q8(), 0, 4, [0, -1, 0], 0, [0, 0, 1], 0, Number.NaN), "ERR_ARGUMENT", /weight/);
   rejects(() => twoBoneIk(new Float64Array(8), 0, p9(), 0, 3, 6, q8(), 0, 4, [0, -1, 0], 0, [0, 0, 1], 0, 1, 3 as never), "ERR_ARGUMENT", /settings/);
+  rejects(() => twoBoneIk(new Float64Array(8), 0, p9(), 0, 3, 6, q8(), 0, 4, [0, -1, 0], 0, [0, 0, 1], 0, 1, { softness: Number.NaN }), "ERR_ARGUMENT", /settings\.softness/);
+  rejects(() => twoBoneIk(new Float64Array(8), 0, p9(), 0, 3, 6, q8(), 0, 4, [0, -1, 0], 0, [0, 0, 1], 0, 1, { poleWeight: Number.POSITIVE_INFINITY }), "ERR_ARGUMENT", /settings\.poleWeight/);
   rejects(() => aimIk(new Float64Array(4), 0.5, [0, 0, 0, 1], 0, [0, 0, 0], 0, [0, 0, 1], 0, [1, 0, 0], 0, 1, 1), "ERR_ARGUMENT", /\bo\b/);
   rejects(() => aimIk(new Float64Array(4), 0, [0, 0, 0, 1], 0, [0, 0, 0], 0, [0, 0, 1], 0, [1, 0, 0], 0, undefined as never, 1), "ERR_ARGUMENT", /maxAngle/);
   rejects(() => aimChainIk(q8(), p9(), [0, 5], [1, 1], [1, 1], [0, 0, 1], 0, [1, 0, 0], 0, 1), "ERR_INVALID_VALUE", /chain/);
