@@ -232,7 +232,8 @@ export class RetargetFrame {
       q[3 + c] = this.tp[3 * lower + c]!;
       q[6 + c] = v[6 + c]!;
     }
-    solveTwoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, targets, o, v, 9, FULL_WEIGHT);
+    LEG_ARGS[1] = straightLegPoleWeight(q);
+    solveTwoBoneIk(this.ik, 0, q, 0, 3, 6, this.tq, 4 * upper, 4 * lower, targets, o, v, 9, LEG_ARGS);
   }
 
   /** The local rotation of target joint t this key (normalised, in a scratch array read before the next call). */
@@ -334,8 +335,32 @@ export class RetargetFrame {
   }
 }
 
-/** solveTwoBoneIk's numbers for a leg: weight 1, the bend plane kept (pole weight 0), no soft limit. */
-const FULL_WEIGHT = new Float64Array([1, 0, 0, 0]);
+/**
+ * solveTwoBoneIk's numbers for a leg: weight 1, no soft limit, and a pole weight set per key by
+ * straightLegPoleWeight (the bend plane kept while the knee is clearly bent).
+ */
+const LEG_ARGS = new Float64Array([1, 0, 0, 0]);
+
+/** Knee bend (angle between thigh and shin) below which the pole alone decides the bend plane, and above which the current plane is kept. */
+const POLE_FULL_BELOW = (10 * Math.PI) / 180, POLE_NONE_ABOVE = (30 * Math.PI) / 180;
+
+/**
+ * How much the pole decides the bend plane for the chain in q[0..8] (hip, knee, foot): a nearly straight
+ * leg's own bend plane is noise (a source knee bent 2° forward in one key and 2° back in the next flipped
+ * the retargeted knee by 22 cm between them), so the knee's rest forward takes over, smoothly, as the leg
+ * straightens; a bent leg keeps the source's plane.
+ */
+function straightLegPoleWeight(q: Float64Array): number {
+  const ax = q[3]! - q[0]!, ay = q[4]! - q[1]!, az = q[5]! - q[2]!;
+  const bx = q[6]! - q[3]!, by = q[7]! - q[4]!, bz = q[8]! - q[5]!;
+  const lengths = Math.hypot(ax, ay, az) * Math.hypot(bx, by, bz);
+  if (!(lengths > 0)) return 1;
+  const bend = Math.acos(Math.min(1, Math.max(-1, (ax * bx + ay * by + az * bz) / lengths)));
+  if (bend <= POLE_FULL_BELOW) return 1;
+  if (bend >= POLE_NONE_ABOVE) return 0;
+  const s = (POLE_NONE_ABOVE - bend) / (POLE_NONE_ABOVE - POLE_FULL_BELOW);
+  return s * s * (3 - 2 * s);
+}
 
 /** The offset from joint a to joint b in a's model frame, divided by a's model scale, into out[o..o+2]. */
 function localOffset(out: Float64Array, o: number, rq: Float64Array, rp: Float64Array, rs: Float64Array, a: number, b: number, inv: Float64Array, d: Float64Array): void {
