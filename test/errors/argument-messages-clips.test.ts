@@ -4,20 +4,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  AnimgraphError, blendRootMotion, compileBlendSpace2D, compileBoneMap, compressClip, compressedByteLength, createClip, createHumanoidNormalizer, createPose,
+  blendRootMotion, compileBlendSpace2D, compileBoneMap, compressClip, compressedByteLength, createClip, createHumanoidNormalizer, createPose,
   createProceduralClip, createRootMotionExtractor, createSkeleton, decodeKey, decompressClip, detectFootContacts, detectSampleRate, estimateUnitsPerMetre,
   extractRootMotion, normalizeHumanoidPose, parseJsonText, proposeBoneMap, stripRootMotion,
 } from "../../src/index.ts";
-
-/** Asserts that `body` throws an AnimgraphError with this code and a message matching `message`. */
-function throwsArgument(body: () => unknown, code: string, message: RegExp): void {
-  assert.throws(body, (error: unknown) => {
-    assert.ok(error instanceof AnimgraphError, `expected AnimgraphError, got ${String(error)}`);
-    assert.equal(error.code, code);
-    assert.match(error.message, message);
-    return true;
-  });
-}
+import { throwsArgument } from "../helpers/throws-argument.ts";
 
 const skeleton = createSkeleton({ names: ["root", "hips", "head"], parents: [-1, 0, 1] });
 const times = new Float32Array([0, 0.5, 1]);

@@ -11,15 +11,7 @@ import {
   type CompiledGraph,
 } from "../../src/index.ts";
 import { buildGraph, createCrowdWorkers } from "../../src/node.ts";
-
-function throwsArgument(body: () => unknown, code: string, message: RegExp): void {
-  assert.throws(body, (error: unknown) => {
-    assert.ok(error instanceof AnimgraphError, `expected AnimgraphError, got ${String(error)}`);
-    assert.equal(error.code, code);
-    assert.match(error.message, message);
-    return true;
-  });
-}
+import { throwsArgument } from "../helpers/throws-argument.ts";
 
 async function rejectsArgument(body: () => Promise<unknown>, code: string, message: RegExp): Promise<AnimgraphError> {
   let caught: unknown;

@@ -4,19 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  AnimgraphError, compileGraph, compressClip, createClip, createClipCursor, createCompressedClipCursor, createFrameSequence, createInstance, createPose,
+  compileGraph, compressClip, createClip, createClipCursor, createCompressedClipCursor, createFrameSequence, createInstance, createPose,
   createSkeleton, describeStep, digestRun, disposeInstance, evaluateMachine, explainStep, trigger, step, type CompiledGraph, type Timeline,
 } from "../../src/index.ts";
-
-/** Asserts that `body` throws an AnimgraphError with this code and a message matching `message`. */
-function throwsArgument(body: () => unknown, code: string, message: RegExp): void {
-  assert.throws(body, (error: unknown) => {
-    assert.ok(error instanceof AnimgraphError, `expected AnimgraphError, got ${String(error)}`);
-    assert.equal(error.code, code);
-    assert.match(error.message, message);
-    return true;
-  });
-}
+import { throwsArgument } from "../helpers/throws-argument.ts";
 
 function fixture(names: string[]): { graph: CompiledGraph; clip: ReturnType<typeof createClip> } {
   const skeleton = createSkeleton({ names, parents: names.map((_, i) => i - 1) });

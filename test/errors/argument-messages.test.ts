@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  AnimgraphError, computeJointImportance, createClip, createClipCursor, createFrameSequence, createPose, createSkeleton, createSyncGroup,
+  computeJointImportance, createClip, createClipCursor, createFrameSequence, createPose, createSkeleton, createSyncGroup,
   createUpdateRateLod, freezeInactiveJoints, gridBlendWeights, hashPose, invertMask, isProceduralClip, isUpdateFrame, jointErrors, localToModel,
   maskFromJoints, maskUnion, modelToLocal, modelTransforms, normalizeWeights, poseView, sampleClip, sampleTrack, skinningMatrices, stepSyncGroup,
   syncedCycleDuration, updateInterval, vertexError, formatBlendSummary, makeAdditiveClip, mergeClips, isSeamlessLoop, measureLoopSeam, meanBoneOffset,
@@ -12,16 +12,7 @@ import {
   padRight, parseDt, parseJsonText, sortedByCodePoint, toPlainValue,
 } from "../../src/index.ts";
 import { toSarif } from "../../src/node.ts";
-
-/** Asserts that `body` throws an AnimgraphError with this code and a message matching `message`. */
-export function throwsArgument(body: () => unknown, code: string, message: RegExp): void {
-  assert.throws(body, (error: unknown) => {
-    assert.ok(error instanceof AnimgraphError, `expected AnimgraphError, got ${String(error)}`);
-    assert.equal(error.code, code);
-    assert.match(error.message, message);
-    return true;
-  });
-}
+import { throwsArgument } from "../helpers/throws-argument.ts";
 
 test("reports, snapshots and diagnostics: the field at fault is named", () => {
   throwsArgument(() => formatBlendSummary(undefined as never), "ERR_ARGUMENT", /^formatBlendSummary: report must be a BlendCheckReport \(from analyzeBlendSpec\); got undefined$/);
