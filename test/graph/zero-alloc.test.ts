@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GCProfiler, getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type CrowdOptions } from "../../src/crowd/index.ts";
+import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type Crowd, type CrowdOptions } from "../../src/crowd/index.ts";
 import { setParam, trigger } from "../../src/graph/commands.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
 import type { CompiledGraph, RuntimeOptions } from "../../src/graph/compiled-graph.ts";
@@ -141,8 +141,7 @@ test("step allocates 0 bytes per frame once warm (robot example graph, exact and
 });
 
 /** Asserts that a crowd of 24 robot-example characters with `options` allocates nothing once warm. */
-function assertCrowdAllocatesNothing(options: CrowdOptions): void {
-  const graph = robotGraph({ rootMotion: "auto" });
+function assertCrowdAllocatesNothing(options: CrowdOptions, graph = robotGraph({ rootMotion: "auto" })): Crowd {
   const crowd = createCrowd(graph, 24, options);
   const frame = (k: number): void => {
     for (let i = 0; i < crowd.count; i++) drive(crowd.instances[i]!, i, k);
@@ -151,17 +150,22 @@ function assertCrowdAllocatesNothing(options: CrowdOptions): void {
   };
   const r = steadyAllocation(frame);
   assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
+  return crowd;
+}
+
+/** The robot example with its transitions alternately inertialized and dead-blended. */
+function inertialRobotGraph(): CompiledGraph {
+  const json = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as { layers: { machine: { transitions: { blend?: string }[] } }[] };
+  for (const l of json.layers) l.machine.transitions.forEach((t, i) => (t.blend = i % 2 === 0 ? "inertialize" : "deadBlend"));
+  const parsed = parseGraphSpec(parseJsonText(JSON.stringify(json), "robot-inertial.animgraph.json"));
+  assert.ok(parsed.spec, JSON.stringify(parsed.diagnostics));
+  return compileGraph(parsed.spec, gltf.skeletons[0]!, gltf.clips, { rootMotion: "auto" }).graph!;
 }
 
 test("step allocates 0 bytes per frame with inertialized and dead-blended transitions (robot example graph)", () => {
   // The robot example with its transitions alternately inertialized and dead-blended (interrupting one
   // another through the jumps and punches): history, capture, offsets and extrapolation all run.
-  const json = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as { layers: { machine: { transitions: { blend?: string }[] } }[] };
-  for (const l of json.layers) l.machine.transitions.forEach((t, i) => (t.blend = i % 2 === 0 ? "inertialize" : "deadBlend"));
-  const parsed = parseGraphSpec(parseJsonText(JSON.stringify(json), "robot-inertial.animgraph.json"));
-  assert.ok(parsed.spec, JSON.stringify(parsed.diagnostics));
-  const compiled = compileGraph(parsed.spec, gltf.skeletons[0]!, gltf.clips, { rootMotion: "auto" });
-  const graph = compiled.graph!;
+  const graph = inertialRobotGraph();
   assert.ok(graph.machines.every((m) => m.inertial));
   const instances = Array.from({ length: 24 }, () => createInstance(graph));
   const frame = (k: number): void => {
@@ -188,17 +192,6 @@ test("evaluateCrowd with the WebAssembly kernel allocates 0 bytes per frame once
 test("evaluateCrowd with the WebAssembly kernel allocates 0 bytes per frame with inertialized and dead-blended transitions (robot example graph)", () => {
   // The kernel keeps those machines' history, capture and offsets (src/crowd/wasm/kernel-poses.ts):
   // recording their commands, captures at interruptions included, must allocate nothing either.
-  const json = JSON.parse(readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8")) as { layers: { machine: { transitions: { blend?: string }[] } }[] };
-  for (const l of json.layers) l.machine.transitions.forEach((t, i) => (t.blend = i % 2 === 0 ? "inertialize" : "deadBlend"));
-  const parsed = parseGraphSpec(parseJsonText(JSON.stringify(json), "robot-inertial.animgraph.json"));
-  const graph = compileGraph(parsed.spec!, gltf.skeletons[0]!, gltf.clips, { rootMotion: "auto" }).graph!;
-  const crowd = createCrowd(graph, 24, { kernel: loadCrowdKernelSync() });
+  const crowd = assertCrowdAllocatesNothing({ kernel: loadCrowdKernelSync() }, inertialRobotGraph());
   assert.ok(crowd.instances[0]!.keeper);
-  const frame = (k: number): void => {
-    for (let i = 0; i < crowd.count; i++) drive(crowd.instances[i]!, i, k);
-    if (isSpike(k)) evaluateCrowd(crowd, SPIKE);
-    else evaluateCrowd(crowd, DT);
-  };
-  const r = steadyAllocation(frame);
-  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
 });
