@@ -9,6 +9,7 @@ import { assembleTrack, codeBytes, encodeCoarse, encodeFineBlock, fineBlockBits,
 import { createCompressedClipCursor, sampleCompressedClipUnchecked } from "./sample-compressed-clip.ts";
 import { compensatedLevers, compensateRotation, compensateTranslation, hasUnitScale } from "./compensate.ts";
 import { createFrameSequence, jointErrorsUnchecked, modelTransformsUnchecked, modelTransformsRange, vertexErrorUnchecked, type FrameSequence } from "./virtual-vertex-error.ts";
+import { createUndoLog, forget, saveRange, saveRuns, undo } from "./undo-log.ts";
 import { expectWholeClip } from "../clip/check-clip.ts";
 import { expectInteger, expectOneOf } from "../errors/check-argument.ts";
 import { expectShape, type FieldKind } from "../errors/check-shape.ts";
@@ -103,7 +104,8 @@ export interface CompressResult {
 export const MAX_COMPRESSED_FRAMES = 65536;
 /**
  * Most joints × key-grid frames compressed at once: memory grows about 0.9 kB per joint-frame (reference
- * and candidate poses and model transforms in float64), so this keeps a run under about 0.5 GB.
+ * and candidate poses and model transforms in float64; a trial's undo log adds at most 0.25 kB, twice
+ * that with its buffer's headroom), so this keeps a run under about 0.75 GB.
  */
 export const MAX_COMPRESS_JOINT_FRAMES = 1 << 19;
 /**
@@ -297,6 +299,8 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   fillRest(cand, skeleton.rest);
   const candModel = new Float64Array(12 * J * F);
   const jointOnly = new Int32Array(1);
+  // A trial saves what it overwrites in `log` and, when rejected, copies it back (undo-log.ts).
+  const log = createUndoLog();
   const updateModel = (j: number, f0: number, f1: number): void => {
     jointOnly[0] = j;
     modelTransformsRange(candModel, skeleton, cand, jointOnly, f0, f1);
@@ -365,16 +369,44 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
     if (!options.rotationBits && !options.translationBits && !options.scaleBits) passes += blockLoosen();
   }
 
-  /** Whether every joint of `subtree` stays within the target at frames f0 ≤ f < f1. */
-  function subtreeWithin(subtree: ArrayLike<number>, f0: number, f1: number): boolean {
-    for (let k = 0; k < subtree.length; k++) {
-      const j = subtree[k]!;
-      for (let f = f0; f < f1; f++) {
-        const o = (f * J + j) * 12;
-        if (vertexErrorUnchecked(refModel, o, candModel, o, vv) > target) return false;
-      }
+  /** Whether joint j stays within the target at frames f0 ≤ f < f1. */
+  function jointWithin(j: number, f0: number, f1: number): boolean {
+    for (let f = f0; f < f1; f++) {
+      const o = (f * J + j) * 12;
+      if (vertexErrorUnchecked(refModel, o, candModel, o, vv) > target) return false;
     }
     return true;
+  }
+
+  /** Saves slot's candidate values at frames f0 ≤ f < f1. */
+  function saveCand(slot: number, f0: number, f1: number): void {
+    const k = slot % 3;
+    const stride = k === 1 ? 4 : 3;
+    const base = Math.floor(slot / 3) * F * stride;
+    saveRange(log, k === 0 ? cand.t : k === 1 ? cand.r : cand.s, base + stride * f0, stride * (f1 - f0));
+  }
+  /** Saves joint j's candidate model transforms at frames f0 ≤ f < f1. */
+  function saveModel(j: number, f0: number, f1: number): void {
+    saveRuns(log, candModel, (f0 * J + j) * 12, 12, f1 - f0, 12 * J);
+  }
+  /** Saves what `encodeFineBlock(code, b, …)` and the compensation of frames f0 ≤ f < f1 overwrite. */
+  function saveFineBlock(slot: number, code: TrackCode, b: number, f0: number, f1: number): void {
+    const stride = code.stride;
+    if (compensated[slot]) saveRange(log, targets.get(slot)!.values, stride * f0, stride * (f1 - f0));
+    saveRange(log, code.fineQ, 3 * f0, 3 * (f1 - f0));
+    saveRange(log, code.decoded, stride * f0, stride * (f1 - f0));
+    saveRange(log, code.fineDropped, f0, f1 - f0);
+    saveRange(log, code.widths, 6 * b, 3);
+    saveRange(log, code.fineCodes, b, 1);
+    saveRange(log, code.explicitFine, b, 1);
+    saveRange(log, code.blockError, b, 1);
+  }
+  /** Saves everything a re-encoding of a compensated track (targets, coarse and fine keys) overwrites. */
+  function saveTrack(slot: number, code: TrackCode): void {
+    saveRange(log, targets.get(slot)!.values, 0, code.stride * F);
+    for (const a of [code.coarse, code.coarseQ, code.fineQ, code.widths, code.decoded, code.blockError, code.explicitCoarse, code.explicitFine, code.coarseDropped, code.fineDropped]) {
+      saveRange(log, a, 0, a.length);
+    }
   }
 
   /** Bytes of a slot's track as currently encoded. */
@@ -395,25 +427,31 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   /**
    * After the tracks of joint `subtree[0]` changed in `cand`: model transforms of the subtree, parents
    * first, re-encoding every compensated track below it with its steps against its parent's new decoded
-   * transforms (a search of new steps per trial cost twice the time for no smaller result). Returns the
-   * bytes of the tracks re-encoded. Deterministic: run again after restoring the subtree's root, it
-   * restores every track below exactly.
+   * transforms (a search of new steps per trial cost twice the time for no smaller result), everything
+   * overwritten saved in `log`. Returns the bytes of the tracks re-encoded, or −1 as soon as a joint
+   * leaves the target (the trial fails whatever the bytes; the joints below are left as they were).
    */
   function propagate(subtree: Int32Array): number {
     let bytes = 0;
+    saveModel(subtree[0]!, 0, F);
     updateModel(subtree[0]!, 0, F);
+    if (!jointWithin(subtree[0]!, 0, F)) return -1;
     for (let k = 1; k < subtree.length; k++) {
       const j = subtree[k]!;
       for (const slot of compensatedSlotsOf(j)) {
         const code = codes.get(slot);
         if (!code) continue;
+        saveTrack(slot, code);
+        saveCand(slot, 0, F);
         compensateSlot(slot, 0, F);
         encodeCoarse(code, code.coarseCode);
         for (let b = 0; b < code.fineCodes.length; b++) encodeFineBlock(code, b, code.fineCodes[b]!);
         storeDecoded(cand, slot, code, 0, F);
         bytes += codeBytes(code);
       }
+      saveModel(j, 0, F);
       updateModel(j, 0, F);
+      if (!jointWithin(j, 0, F)) return -1;
     }
     return bytes;
   }
@@ -454,19 +492,20 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
             continue;
           }
           trials++;
+          saveCand(slot, 0, F);
           show(slot);
           // Only the track's subtree moves, and every other joint is within the target already.
           const subtree = subtrees[Math.floor(slot / 3)]!;
           const before = bytesBelow(subtree);
           const after = propagate(subtree);
-          if (newBytes - oldBytes + after - before < 0 && subtreeWithin(subtree, 0, F)) {
+          if (after >= 0 && newBytes - oldBytes + after - before < 0) {
             accepted++;
+            forget(log);
           } else {
             share.set(slot, oldShare);
             fitted.set(slot, oldTrack);
             codes.set(slot, oldCode);
-            show(slot);
-            propagate(subtree);
+            undo(log);
           }
         }
         if (accepted === 0) break;
@@ -500,21 +539,32 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
       for (let k = 1; k < subtree.length; k++) for (const s of compensatedSlotsOf(subtree[k]!)) if (codes.get(s)) list.push({ slot: s, code: codes.get(s)! });
       dependents.set(j, list);
     }
-    /** Re-encodes block b of joint j's subtree below it at frames f0 ≤ f < f1 (steps unchanged); returns their fine bits. */
+    /**
+     * After block b of joint `subtree[0]`'s track changed in `cand`: the subtree's model transforms at
+     * frames f0 ≤ f < f1, re-encoding block b of every compensated track below it (steps unchanged),
+     * everything overwritten saved in `log`. Returns the fine bits of the blocks re-encoded, or −1 as
+     * soon as a joint leaves the target.
+     */
     const reencodeBelow = (subtree: Int32Array, b: number, f0: number, f1: number): number => {
       let bits = 0;
+      saveModel(subtree[0]!, f0, f1);
       updateModel(subtree[0]!, f0, f1);
+      if (!jointWithin(subtree[0]!, f0, f1)) return -1;
       for (let k = 1; k < subtree.length; k++) {
         const j = subtree[k]!;
         for (const s of compensatedSlotsOf(j)) {
           const code = codes.get(s);
           if (!code) continue;
+          saveFineBlock(s, code, b, f0, f1);
+          saveCand(s, f0, f1);
           compensateSlot(s, f0, f1);
           encodeFineBlock(code, b, code.fineCodes[b]!);
           storeDecoded(cand, s, code, f0, f1);
           bits += fineBlockBits(code, b);
         }
+        saveModel(j, f0, f1);
         updateModel(j, f0, f1);
+        if (!jointWithin(j, f0, f1)) return -1;
       }
       return bits;
     };
@@ -531,6 +581,9 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
             if (fineCount(F, code.coarseShift, b) === 0) continue;
             const old = code.fineCodes[b]!;
             const oldBits = fineBlockBits(code, b);
+            const f0 = b * KEYS_PER_BLOCK;
+            const f1 = Math.min(F, f0 + KEYS_PER_BLOCK);
+            saveFineBlock(slot, code, b, f0, f1);
             // The finest step above the current one that saves bits (a coarser step with the same widths
             // only adds error).
             let next = old + step;
@@ -540,25 +593,20 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
               next++;
             }
             if (next > 255 || next > old + 24) {
-              encodeFineBlock(code, b, old);
+              undo(log);
               continue;
             }
             trials++;
             let belowBits = 0;
             for (const d of below) belowBits += fineBlockBits(d.code, b);
-            const f0 = b * KEYS_PER_BLOCK;
-            const f1 = Math.min(F, f0 + KEYS_PER_BLOCK);
+            saveCand(slot, f0, f1);
             storeDecoded(cand, slot, code, f0, f1);
-            let newBelow = 0;
-            if (below.length > 0) newBelow = reencodeBelow(subtree, b, f0, f1);
-            else modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
-            if (fineBlockBits(code, b) + newBelow < oldBits + belowBits && subtreeWithin(subtree, f0, f1)) {
+            const newBelow = reencodeBelow(subtree, b, f0, f1);
+            if (newBelow >= 0 && fineBlockBits(code, b) + newBelow < oldBits + belowBits) {
               accepted++;
+              forget(log);
             } else {
-              encodeFineBlock(code, b, old);
-              storeDecoded(cand, slot, code, f0, f1);
-              if (below.length > 0) reencodeBelow(subtree, b, f0, f1);
-              else modelTransformsRange(candModel, skeleton, cand, subtree, f0, f1);
+              undo(log);
             }
           }
         }
