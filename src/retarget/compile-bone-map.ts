@@ -125,8 +125,9 @@ const ENTRY_SHAPE: Readonly<Record<string, FieldKind>> = { source: "string", tar
  * object (`{ "Hips": "mixamorig:Hips", … }` or the rich form with `bones`); the file's settings
  * (rootMotionScale, alignRest, root) apply unless `options` sets them, and its problems come back as
  * diagnostics at their JSON pointers. Errors: E_BONEMAP_UNKNOWN_SOURCE / _TARGET, E_BONEMAP_DUPLICATE_SOURCE / _TARGET
- * at `/entries/<i>`. Warnings: W_RETARGET_NO_FRAME when hips, both upper legs and both feet are not
- * mapped (the skeletons are then assumed to share axes and scale 1), W_RETARGET_NO_ROOT when nothing is
+ * at `/entries/<i>`. Warnings: W_RETARGET_NO_FRAME (at the root's entry) when hips, both upper legs and both
+ * feet are not mapped (rotations are then carried over as if the skeletons shared axes, and the root keeps
+ * the target's rest position, moving by the source's motion beyond its rest × r), W_RETARGET_NO_ROOT when nothing is
  * mapped. Wrong-typed arguments (a number for a skeleton, a pose of another skeleton as `sourceRest`)
  * are AnimgraphError.
  */
@@ -254,11 +255,7 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
       } else quatIdentity(frame, 0);
     }
   }
-  if (!frameFound && rootSource >= 0) {
-    report("W_RETARGET_NO_FRAME", "", "hips, both upper legs and both feet are not all mapped: assuming both skeletons use the same axes and size", "warning");
-  }
   const k = options.rootMotionScale ?? hipRatio;
-
   // The trajectory goes to the target's animated root (RobotExpressive: Body, the parent of Hips and of
   // both legs), not to whatever joint the pelvis was mapped to; the pelvis then follows the root.
   const targetPelvis = hips !== undefined ? targetOf[hips]! : -1;
@@ -292,6 +289,25 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
       report("I_RETARGET_ROOT", "", `the source's "${source.names[hips!]}" drives "${target.names[rootT]}", the target's animated root; "${target.names[targetPelvis]}" follows it`, "info");
     }
   }
+  // Without a frame the two skeletons' sizes and axes are unknown, so the root is not placed where the
+  // source's is (RiggedSimple's root "Bone", 4.18 units below its origin, matched RobotExpressive's by name
+  // alone and sank it 418 units): it keeps the target's rest placement and moves by what the source
+  // animates beyond its own rest, scaled by r (rootMotionScale when given), like every other bone.
+  let rootRatio = 1;
+  if (!frameFound && rootSource >= 0) {
+    const lt = Math.hypot(targetRest.t[3 * rootTarget]!, targetRest.t[3 * rootTarget + 1]!, targetRest.t[3 * rootTarget + 2]!);
+    const ls = Math.hypot(sourceRest.t[3 * rootSource]!, sourceRest.t[3 * rootSource + 1]!, sourceRest.t[3 * rootSource + 2]!);
+    rootRatio = options.rootMotionScale ?? (ls > EPS && lt > EPS ? lt / ls : 1);
+    const entry = map.entries.findIndex((e) => e.source === source.names[rootSource]);
+    report(
+      "W_RETARGET_NO_FRAME", entry >= 0 ? `/entries/${entry}` : "",
+      `"${source.names[rootSource]}" → "${target.names[rootTarget]}": hips, both upper legs and both feet are not all mapped, so the skeletons' axes and sizes are unknown: ` +
+        `rotations are carried over as if both used the same axes, and the root keeps the target's rest position, moving only by what the source animates beyond its own rest × ${Number(rootRatio.toPrecision(3))} ` +
+        `(${options.rootMotionScale !== undefined ? "rootMotionScale" : "the ratio of their rest offsets"}); map the hips, upper legs and feet for a full retarget`,
+      "warning",
+    );
+  }
+
   // A quadruped (Fox) maps by names but lies along its spine: say what a humanoid capture will do to it.
   const spineTop = ["neck", "upperChest", "chest"].map((key) => roles.get(key)).find((j) => j !== undefined && targetOf[j]! >= 0);
   if (frameFound && targetPelvis >= 0 && spineTop !== undefined) {
@@ -350,13 +366,13 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
     const sa = mappedAncestorS[s]!;
     // Placed in model space: the root, and bones hanging from an unmapped root where the source's hang from a
     // mapped bone (RobotExpressive's IK feet). A bone below a mapped bone keeps its own offset (seed 003).
-    if (s === rootSource || (ta < 0 && sa >= 0)) positionDriven[t] = 1;
+    if ((s === rootSource && frameFound) || (ta < 0 && sa >= 0)) positionDriven[t] = 1;
     // A source translation carries over only between bones whose parents correspond: RobotExpressive's
     // Foot.L moves relative to its skeleton root, which means nothing for a foot below a shin.
-    if (ta >= 0 && sourceOf[ta] === sa) sameChain[t] = 1;
+    if ((ta >= 0 && sourceOf[ta] === sa) || (s === rootSource && !frameFound)) sameChain[t] = 1;
     const lt = Math.hypot(targetRest.t[3 * t]!, targetRest.t[3 * t + 1]!, targetRest.t[3 * t + 2]!);
     const ls = Math.hypot(sourceRest.t[3 * s]!, sourceRest.t[3 * s + 1]!, sourceRest.t[3 * s + 2]!);
-    ratio[t] = ls > EPS ? lt / ls : k;
+    ratio[t] = s === rootSource && !frameFound ? rootRatio : ls > EPS ? lt / ls : k;
     // A: swing the target bone onto the source bone's reference direction: towards the next bone of the
     // same limb or spine chain (by role: RobotExpressive's lower leg aims at its IK foot), preferring a
     // next bone that is mapped on both sides, else each skeleton's own next bone or mean child position.

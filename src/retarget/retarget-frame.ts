@@ -284,8 +284,9 @@ export class RetargetFrame {
       } else for (let c = 0; c < 3; c++) tp[3 * t + c] = v[c]!;
     }
     // The hips go where the source's hips go (scaled): the midpoint of the two hip joints when both legs
-    // are mapped, else the pelvis; the root's subtree moves with them.
-    if (rootTarget >= 0) {
+    // are mapped, else the pelvis; the root's subtree moves with them. Not without a frame (unknown axes
+    // and sizes): the root then moves relative to its rest, as compileBoneMap's W_RETARGET_NO_FRAME says.
+    if (rootTarget >= 0 && positionDriven[rootTarget]) {
       const [ul, ur] = [legs[0]!, legs[4]!];
       const [sl, sr] = [this.map.sourceLegs[0]!, this.map.sourceLegs[4]!];
       let have = true;

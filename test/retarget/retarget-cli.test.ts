@@ -4,8 +4,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../../src/cli/main.ts";
+import { createClipCursor } from "../../src/clip/clip-cursor.ts";
+import { sampleClip } from "../../src/clip/sample-clip.ts";
 import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
+import { localToModel } from "../../src/pose/local-to-model.ts";
+import { createPose } from "../../src/pose/pose.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
+import { measureFootGround } from "../helpers/foot-ground.ts";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { glbWithoutTextures } from "../three/three-gltf.ts";
 
@@ -147,4 +152,41 @@ test("animgraph retarget refuses a retarget that would drive no bone (RiggedSimp
   assert.equal(r.code, 2, r.err);
   assert.match(r.err, /RiggedSimple\.glb: no bone of the target is driven by the source .*--map.*\[E_RETARGET_NOTHING_MAPPED\]/);
   assert.equal(existsSync(out), false);
+});
+
+// Held-out review (issue 18): RiggedSimple's root "Bone" sits 4.18 units below its origin and matched
+// RobotExpressive's root "Bone" by name alone; without hips, legs and feet mapped there is no frame (no
+// axes, no size), and the source root's model position was copied as is: the robot sank 418 units under
+// its ground with only a bare W_RETARGET_NO_FRAME. The root now keeps the target's rest position and moves
+// by the source's motion beyond its rest × r; the warning names the bone map entry and the ratio.
+test("animgraph retarget between rigs whose roots match by name alone (RiggedSimple ↔ RobotExpressive): W_RETARGET_NO_FRAME at the map entry, exit 1, the written character stays on its ground", { skip }, async () => {
+  const RIGGED = sharedAsset("rigged-simple/RiggedSimple.glb");
+  const out = join(dir, "rigged-on-robot.glb");
+  const r = await run(["retarget", RIGGED, "--to", ROBOT, "--out", out, "--name", "Rigged"]);
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.err, /RiggedSimple\.glb → .*RobotExpressive\.glb: \/entries\/0: warning: "Bone" → "Bone": .*axes and sizes are unknown.*rest position.*× 0\.000467 .*\[W_RETARGET_NO_FRAME\]/);
+  const robotLegs = [["UpperLeg.L", "LowerLeg.L", "Foot.L"], ["UpperLeg.R", "LowerLeg.R", "Foot.R"]] as const;
+  const ground = await measureFootGround(new Uint8Array(readFileSync(out)), "Rigged", robotLegs);
+  assert.ok(ground.depthPercent <= 1, `${ground.deepest} is ${ground.depthPercent.toFixed(1)} % of the leg below the ground`);
+
+  // The other way: the robot's Walking on RiggedSimple, whose root must not jump to where the robot's is.
+  const back = join(dir, "robot-on-rigged.glb");
+  const b = await run(["retarget", ROBOT, "--clip", "Walking", "--to", RIGGED, "--out", back, "--name", "Walk"]);
+  assert.equal(b.code, 1, b.err);
+  assert.match(b.err, /\/entries\/0: warning: "Bone" → "Bone": .*\[W_RETARGET_NO_FRAME\]/);
+  const loaded = await loadGltfFile(new Uint8Array(readFileSync(back)), { fileName: back });
+  assert.ok(loaded.ok);
+  const skeleton = loaded.skeletons[0]!, root = loaded.rootTransforms[0]!;
+  const clip = loaded.clips.find((c) => c.name === "Walk" && c.skeleton === skeleton)!;
+  const rest = new Float32Array(16 * skeleton.jointCount), m = new Float32Array(16 * skeleton.jointCount), pose = createPose(skeleton.jointCount), cursor = createClipCursor(clip);
+  localToModel(rest, skeleton, skeleton.rest, root);
+  const size = Math.hypot(rest[16 + 12]! - rest[12]!, rest[16 + 13]! - rest[13]!, rest[16 + 14]! - rest[14]!);
+  for (let i = 0; i <= 20; i++) {
+    sampleClip(pose, clip, clip.startTime + (i / 20) * (clip.duration - clip.startTime), cursor);
+    localToModel(m, skeleton, pose, root);
+    for (let j = 0; j < skeleton.jointCount; j++) {
+      const moved = Math.hypot(m[16 * j + 12]! - rest[16 * j + 12]!, m[16 * j + 13]! - rest[16 * j + 13]!, m[16 * j + 14]! - rest[16 * j + 14]!);
+      assert.ok(moved <= 0.01 * size, `${skeleton.names[j]} moved ${moved.toFixed(3)} (the bone is ${size.toFixed(3)} long)`);
+    }
+  }
 });

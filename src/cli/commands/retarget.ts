@@ -6,7 +6,7 @@ import { createGltfIO } from "../../io/gltf/gltf-io.ts";
 import { readGltfDocument } from "../../io/gltf/read-gltf-document.ts";
 import { addClipToGltf } from "../../retarget/add-clip-to-gltf.ts";
 import { normalizeSkinWeights } from "../../retarget/normalize-skin-weights.ts";
-import { compileBoneMap } from "../../retarget/compile-bone-map.ts";
+import { compileBoneMap, type CompiledBoneMap } from "../../retarget/compile-bone-map.ts";
 import { loadRig } from "../../retarget/load-rig.ts";
 import { proposeBoneMap, type BoneMap } from "../../retarget/propose-bone-map.ts";
 import { type BoneMapSettings } from "../../retarget/read-bone-map.ts";
@@ -154,7 +154,7 @@ export const retargetCommand: CliCommand = {
         } else {
           ctx.io.stdout(
             `${options.out}: added animation "${result.name}" (${result.duration.toFixed(3)} s, ${result.tracks.length} channels, ` +
-              `${mapped} of ${target.skeleton.jointCount} target bones driven, trajectory on ${rootName ?? "nothing"}, root motion ×${Number(c.rootMotionScale.toPrecision(6))})\n` +
+              `${mapped} of ${target.skeleton.jointCount} target bones driven, ${trajectory(c, rootName)})\n` +
               formatQuality(quality),
           );
         }
@@ -163,6 +163,13 @@ export const retargetCommand: CliCommand = {
       });
   },
 };
+
+/** Where the trajectory goes: onto the root scaled by k, or (no frame: W_RETARGET_NO_FRAME) the root's own motion beyond its rest × r. */
+function trajectory(c: CompiledBoneMap, rootName: string | null): string {
+  if (rootName === null) return "trajectory on nothing";
+  if (c.positionDriven[c.rootTarget]) return `trajectory on ${rootName}, root motion ×${Number(c.rootMotionScale.toPrecision(6))}`;
+  return `${rootName} kept at its rest position, moved by the source root's motion beyond its rest ×${Number(c.ratio[c.rootTarget]!.toPrecision(3))}`;
+}
 
 /** The quality block of `retarget`'s text output (docs/retargeting.md, "Quality"). */
 function formatQuality(q: RetargetQuality): string {
