@@ -26,7 +26,7 @@ const OP_OUTPUT: i32 = 6; // a = src slot, b = AoS local pose out (0: skip), c =
 const OP_SKELETON: i32 = 7; // a = joint count, b = parents (i32 × J)
 const OP_STRIP: i32 = 8; // a = slot, b = root-motion block
 // Inertialize / deadBlend (assembly/inertial.ts). Offsets and velocities: 9 f32x4 planes per group.
-const OP_DIFFERENCE: i32 = 9; // a = out vector, b = pose a, c = pose b, d = vector to subtract from (0: none), x = 1 / seconds
+const OP_DIFFERENCE: i32 = 9; // a = out vector, b = pose a, c = pose b, d = vector subtracted from the difference (0: none), x = 1 / seconds
 const OP_OFFSET: i32 = 10; // a = dst slot, b = pose slot, c = offset x, d = offset y (0: none), e = c1 (f32 bits), x = c0
 const OP_ZERO: i32 = 11; // a = address, b = bytes
 // deadBlend (assembly/dead-blend.ts).

@@ -26,8 +26,9 @@ export const MOVES_T: i32 = 1, MOVES_R: i32 = 2, MOVES_S: i32 = 4;
 const PI2: f32 = <f32>(Math.PI * Math.PI);
 
 /**
- * out ← (a ⊖ b) · inv, or from − (a ⊖ b) · inv when `from` is not 0 (an offset velocity: the source's
- * velocity less the target's): per joint t_a − t_b, the rotation vector of q_a · q_b⁻¹ (shortest way
+ * out ← (a ⊖ b) · inv, or ((a ⊖ b) − from) · inv when `from` is not 0 (an offset velocity: the offset
+ * one step after its origin less the offset at it, as offsetVelocityAt in pose-offset.ts, with a ⊖ b's
+ * rotation vector taken on the side of from's — r or r − 2π·r̂, the nearer): per joint t_a − t_b, the rotation vector of q_a · q_b⁻¹ (shortest way
  * round), s_a − s_b, as poseDifferenceAt. Four joints per f32x4. The product's vector part is taken from
  * δ = q_a − q_b (d = bw·δ − δw·b − δ × b, exact algebra since b × b = 0): a velocity compares two poses a
  * frame apart, whose quaternions agree in their leading digits, and float32 products of the full
@@ -51,12 +52,14 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
     const to = rb + g * 48, so = sb + g * 48, ro = g << 6;
     for (let c = 0; c < 3; c++) {
       const k = <usize>(c << 4);
-      let t = f32x4.mul(f32x4.sub(v128.load(a + to + k), v128.load(b + to + k)), iv);
-      let s = f32x4.mul(f32x4.sub(v128.load(a + so + k), v128.load(b + so + k)), iv);
+      let t = f32x4.sub(v128.load(a + to + k), v128.load(b + to + k));
+      let s = f32x4.sub(v128.load(a + so + k), v128.load(b + so + k));
       if (from != 0) {
-        t = f32x4.sub(v128.load(f + vt + k), t);
-        s = f32x4.sub(v128.load(f + vs + k), s);
+        t = f32x4.sub(t, v128.load(f + vt + k));
+        s = f32x4.sub(s, v128.load(f + vs + k));
       }
+      t = f32x4.mul(t, iv);
+      s = f32x4.mul(s, iv);
       v128.store(o + vt + k, v128.and(t, live));
       v128.store(o + vs + k, v128.and(s, live));
     }
@@ -92,12 +95,24 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
       }
       k = v128.load(scratch);
     }
-    k = f32x4.mul(k, iv);
-    let rx = f32x4.mul(dx, k), ry = f32x4.mul(dy, k), rz = f32x4.mul(dz, k);
-    if (from != 0) {
-      rx = f32x4.sub(v128.load(f), rx);
-      ry = f32x4.sub(v128.load(f, 16), ry);
-      rz = f32x4.sub(v128.load(f, 32), rz);
+    let rx: v128, ry: v128, rz: v128;
+    if (from == 0) {
+      k = f32x4.mul(k, iv);
+      rx = f32x4.mul(dx, k); ry = f32x4.mul(dy, k); rz = f32x4.mul(dz, k);
+    } else {
+      rx = f32x4.mul(dx, k); ry = f32x4.mul(dy, k); rz = f32x4.mul(dz, k);
+      const fx = v128.load(f), fy = v128.load(f, 16), fz = v128.load(f, 32);
+      // Past a quarter turn, r − 2π·r̂ may be nearer from's side (an offset near a half turn).
+      const angle = f32x4.mul(k, sin);
+      const wrap = f32x4.sub(f32x4.splat(1), f32x4.div(f32x4.splat(<f32>(2 * Math.PI)), f32x4.max(angle, f32x4.splat(1e-30))));
+      const wx = f32x4.sub(f32x4.mul(rx, wrap), fx), wy = f32x4.sub(f32x4.mul(ry, wrap), fy), wz = f32x4.sub(f32x4.mul(rz, wrap), fz);
+      const nx = f32x4.sub(rx, fx), ny = f32x4.sub(ry, fy), nz = f32x4.sub(rz, fz);
+      const nearer = v128.and(f32x4.gt(angle, f32x4.splat(<f32>(0.5 * Math.PI))), f32x4.lt(
+        f32x4.add(f32x4.add(f32x4.mul(wx, wx), f32x4.mul(wy, wy)), f32x4.mul(wz, wz)),
+        f32x4.add(f32x4.add(f32x4.mul(nx, nx), f32x4.mul(ny, ny)), f32x4.mul(nz, nz))));
+      rx = f32x4.mul(v128.bitselect(wx, nx, nearer), iv);
+      ry = f32x4.mul(v128.bitselect(wy, ny, nearer), iv);
+      rz = f32x4.mul(v128.bitselect(wz, nz, nearer), iv);
     }
     v128.store(o, v128.and(rx, live));
     v128.store(o, v128.and(ry, live), 16);

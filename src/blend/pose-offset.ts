@@ -45,6 +45,39 @@ export function poseDifferenceAt(out: Float64Array, a: Pose, b: Pose, ws: Float6
 }
 
 /**
+ * v ← ((e ⊖ t) − x) / ws[wi] per joint: the inertialization offset's velocity from its value x at the
+ * origin and its value one step of ws[wi] seconds later, e ⊖ t (e the source extrapolated to then, t the
+ * target then). A rotation offset turns the target on the left, exp(x)·q_t, so the output's angular
+ * velocity is J(x)·ẋ + R(x)·ω_t, not ẋ + ω_t: the velocities' difference ω_source − ω_target is off by
+ * about |x|·|ω_t| for a large offset (Fox Survey → Walk, robot Dance → Idle: 5–7 rad/s in the second
+ * frame). The offsets' own difference lands the second frame on the extrapolated source. e ⊖ t is taken
+ * on the side of x (r or r − 2π·r̂, whichever is nearer), so an offset near a half turn does not flip.
+ * No allocation.
+ */
+export function offsetVelocityAt(v: Float64Array, e: Pose, t: Pose, x: Float64Array, ws: Float64Array, wi: number): void {
+  const step = ws[wi]!, inv = 1 / step;
+  ws[wi] = 1;
+  poseDifferenceAt(v, e, t, ws, wi);
+  ws[wi] = step;
+  for (let j = 0; j < e.jointCount; j++) {
+    const o = OFFSET_STRIDE * j;
+    let rx = v[o + 3]!, ry = v[o + 4]!, rz = v[o + 5]!;
+    const xx = x[o + 3]!, xy = x[o + 4]!, xz = x[o + 5]!;
+    const angle = Math.sqrt(rx * rx + ry * ry + rz * rz);
+    if (angle > 0.5 * Math.PI) {
+      const k = 1 - (2 * Math.PI) / angle;
+      const ax = rx * k - xx, ay = ry * k - xy, az = rz * k - xz;
+      const bx = rx - xx, by = ry - xy, bz = rz - xz;
+      if (ax * ax + ay * ay + az * az < bx * bx + by * by + bz * bz) {
+        rx *= k; ry *= k; rz *= k;
+      }
+    }
+    v[o + 3] = rx; v[o + 4] = ry; v[o + 5] = rz;
+    for (let c = 0; c < OFFSET_STRIDE; c++) v[o + c] = (v[o + c]! - x[o + c]!) * inv;
+  }
+}
+
+/**
  * Writes into `joints` the joints whose offset x or y (9 numbers each; y may be null) is not all 0 (NaN
  * counts), returns how many: the only joints an offset changes (most of a character's, in most
  * transitions, keep still: 27 of the robot's 43 from walk to run).

@@ -2,7 +2,7 @@ import { argumentError, rangeError } from "../errors/check-argument.ts";
 import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import { applyLayerAt } from "../blend/apply-layer.ts";
 import { crossfadeAt } from "../blend/crossfade.ts";
-import { addPoseOffsetAt, inertialDecayAt, listMovingJoints, poseDifferenceAt } from "../blend/pose-offset.ts";
+import { addPoseOffsetAt, inertialDecayAt, listMovingJoints, offsetVelocityAt, poseDifferenceAt } from "../blend/pose-offset.ts";
 import { deadBlendAt, deadBlendWeightAt, extrapolatePoseAt, extrapolationRatesInto, resetDirections } from "../blend/dead-blend.ts";
 import { applyIkLayers } from "./ik-layers.ts";
 import { sampleClipAt } from "../clip/sample-clip.ts";
@@ -711,12 +711,14 @@ function evaluateFirstEntry(inst: GraphInstance, mi: MachineInstance, e: StackEn
     ine.movingCount = listMovingJoints(ine.moving, ine.offset, null);
     ine.phase = 1;
   } else if (ine.phase === 1 && e.elapsed > times[ORIGIN]!) {
-    // One evaluation later the target's velocity is known: v₀ = v_source − v_target.
+    // One evaluation later: v₀ = ((source extrapolated to now) ⊖ target − x₀) / Δt, the offset's own
+    // velocity (offsetVelocityAt: for a rotation, not v_source − v_target).
+    const ext = acquire(inst);
+    addPoseOffsetAt(ext, ine.source, ine.velocity, null, times, SCRATCH);
     times[SCRATCH] = e.elapsed - times[ORIGIN]!;
-    const v = ine.offsetVelocity, vs = ine.velocity;
-    poseDifferenceAt(v, out, ine.target, times, SCRATCH);
-    for (let i = 0; i < v.length; i++) v[i] = vs[i]! - v[i]!;
-    ine.movingCount = listMovingJoints(ine.moving, ine.offset, v);
+    offsetVelocityAt(ine.offsetVelocity, ext, out, ine.offset, times, SCRATCH);
+    release(inst);
+    ine.movingCount = listMovingJoints(ine.moving, ine.offset, ine.offsetVelocity);
     ine.phase = 2;
   }
   // x(u) = x₀·h₀(u) + v₀·D·h₁(u), u = (elapsed − origin) / D, D = duration − origin.

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { addPoseOffsetAt, inertialDecayAt, OFFSET_STRIDE, poseDifferenceAt } from "../../src/blend/pose-offset.ts";
+import { addPoseOffsetAt, inertialDecayAt, OFFSET_STRIDE, offsetVelocityAt, poseDifferenceAt } from "../../src/blend/pose-offset.ts";
 import { quatFromAxisAngle } from "../../src/math/quat.ts";
 import { createPose, type Pose } from "../../src/pose/pose.ts";
 
@@ -70,4 +70,28 @@ test("the inertialization decay: h₀ runs 1 → 0 and D·h₁ 0 → 0, flat at 
     assert.ok(h0 <= last + 1e-15);
     last = h0;
   }
+});
+
+test("property: the offset's velocity lands one step later on the pose it was taken from: t ⊕ (x + v·dt) = e", () => {
+  fc.assert(fc.property(poseArb, poseArb, poseArb, fc.double({ min: 1e-3, max: 0.1, noNaN: true }), (je, jt, jx, dt) => {
+    const n = Math.min(je.length, jt.length, jx.length);
+    const e = build(je.slice(0, n)), t = build(jt.slice(0, n)), x0 = build(jx.slice(0, n));
+    // x: any offset (a difference of two poses, so rotations up to a half turn).
+    const x = new Float64Array(OFFSET_STRIDE * n), v = new Float64Array(OFFSET_STRIDE * n);
+    poseDifferenceAt(x, x0, t, new Float64Array([1]), 0);
+    const cs = new Float64Array([dt]);
+    offsetVelocityAt(v, e, t, x, cs, 0);
+    assert.equal(cs[0], dt, "the step is left as it was");
+    const out = createPose(n);
+    addPoseOffsetAt(out, t, x, v, new Float64Array([1, dt]), 0);
+    for (let j = 0; j < n; j++) {
+      for (let c = 0; c < 3; c++) assert.ok(Math.abs(out.t[3 * j + c]! - e.t[3 * j + c]!) < 1e-9);
+      // Poses store float32: compare the rotations' angle, to float32 rounding.
+      const a = out.r.subarray(4 * j, 4 * j + 4), b = e.r.subarray(4 * j, 4 * j + 4);
+      const dot = Math.abs(a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]! + a[3]! * b[3]!) / (Math.hypot(...a) * Math.hypot(...b));
+      assert.ok(2 * Math.acos(Math.min(1, dot)) < 2e-3, `joint ${j}: |q·q'| = ${dot}`);
+      // Taken on x's side: the offset moves by at most a half turn over the step.
+      assert.ok(Math.hypot(v[OFFSET_STRIDE * j + 3]!, v[OFFSET_STRIDE * j + 4]!, v[OFFSET_STRIDE * j + 5]!) * dt <= Math.PI + 1e-9);
+    }
+  }));
 });

@@ -270,8 +270,11 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
     emit(w, OP.zero, b.offsetVelocityAt, vectorBytes(w.jointCount), 0, 0, 0);
     ine.phase = 1;
   } else if (ine.phase === 1 && e.elapsed > times[ORIGIN]!) {
-    times[SCRATCH] = e.elapsed - times[ORIGIN]!;
-    w.f64[emit(w, OP.difference, b.offsetVelocityAt, out, b.targetAt, b.velocityAt, 0)] = 1 / times[SCRATCH]!;
+    // v₀ = ((source extrapolated to now) ⊖ target − x₀) / Δt (step.ts, offsetVelocityAt).
+    const ext = acquire(w);
+    emitOffset(w, ext, b.sourceAt, b.velocityAt, 0, times);
+    w.f64[emit(w, OP.difference, b.offsetVelocityAt, ext, out, b.offsetAt, 0)] = 1 / (e.elapsed - times[ORIGIN]!);
+    release(w);
     ine.phase = 2;
   }
   times[SCRATCH + 1] = tr.duration - times[ORIGIN]!;
