@@ -55,25 +55,23 @@ export function poseDifferenceAt(out: Float64Array, a: Pose, b: Pose, ws: Float6
  * No allocation.
  */
 export function offsetVelocityAt(v: Float64Array, e: Pose, t: Pose, x: Float64Array, ws: Float64Array, wi: number): void {
-  const step = ws[wi]!, inv = 1 / step;
+  const step = ws[wi]!;
   ws[wi] = 1;
   poseDifferenceAt(v, e, t, ws, wi);
   ws[wi] = step;
-  for (let j = 0; j < e.jointCount; j++) {
-    const o = OFFSET_STRIDE * j;
-    let rx = v[o + 3]!, ry = v[o + 4]!, rz = v[o + 5]!;
-    const xx = x[o + 3]!, xy = x[o + 4]!, xz = x[o + 5]!;
-    const angle = Math.sqrt(rx * rx + ry * ry + rz * rz);
+  for (let o = 0; o < v.length; o += OFFSET_STRIDE) {
+    const angle = Math.sqrt(v[o + 3]! * v[o + 3]! + v[o + 4]! * v[o + 4]! + v[o + 5]! * v[o + 5]!);
+    let k = 1;
     if (angle > 0.5 * Math.PI) {
-      const k = 1 - (2 * Math.PI) / angle;
-      const ax = rx * k - xx, ay = ry * k - xy, az = rz * k - xz;
-      const bx = rx - xx, by = ry - xy, bz = rz - xz;
-      if (ax * ax + ay * ay + az * az < bx * bx + by * by + bz * bz) {
-        rx *= k; ry *= k; rz *= k;
+      const w = 1 - (2 * Math.PI) / angle;
+      let near = 0, far = 0;
+      for (let c = 3; c < 6; c++) {
+        near += (v[o + c]! - x[o + c]!) * (v[o + c]! - x[o + c]!);
+        far += (v[o + c]! * w - x[o + c]!) * (v[o + c]! * w - x[o + c]!);
       }
+      if (far < near) k = w;
     }
-    v[o + 3] = rx; v[o + 4] = ry; v[o + 5] = rz;
-    for (let c = 0; c < OFFSET_STRIDE; c++) v[o + c] = (v[o + c]! - x[o + c]!) * inv;
+    for (let c = 0; c < OFFSET_STRIDE; c++) v[o + c] = ((c > 2 && c < 6 ? k : 1) * v[o + c]! - x[o + c]!) / step;
   }
 }
 

@@ -47,8 +47,6 @@ export interface InertialState {
   /** Inertialize: the offset x₀ and its velocity v₀ at the origin, 9 per joint. */
   readonly offset: Float64Array;
   readonly offsetVelocity: Float64Array;
-  /** Inertialize: the target's pose at the origin (for its velocity one evaluation later). */
-  readonly target: Pose;
   /** Inertialize: 0 = the offset is not known yet, 1 = x₀ known, v₀ not yet, 2 = both. */
   phase: number;
   /** Inertialize: the joints whose offset or offset velocity is not 0, the first `movingCount` (the only ones the offset changes). */
@@ -253,7 +251,7 @@ function createInertialState(J: number): InertialState {
   return {
     last: createPose(J), previous: createPose(J), times: new Float64Array(8), history: 0,
     source: createPose(J), velocity: new Float64Array(9 * J),
-    offset: new Float64Array(9 * J), offsetVelocity: new Float64Array(9 * J), target: createPose(J), phase: 0,
+    offset: new Float64Array(9 * J), offsetVelocity: new Float64Array(9 * J), phase: 0,
     moving: new Int32Array(J), movingCount: 0, directions: new Float64Array(4 * J), rates: new Float64Array(J),
   };
 }

@@ -705,7 +705,6 @@ function evaluateFirstEntry(inst: GraphInstance, mi: MachineInstance, e: StackEn
     times[SCRATCH] = 1;
     poseDifferenceAt(ine.offset, ext, out, times, SCRATCH);
     release(inst);
-    copyPose(ine.target, out);
     times[ORIGIN] = e.elapsed;
     ine.offsetVelocity.fill(0);
     ine.movingCount = listMovingJoints(ine.moving, ine.offset, null);

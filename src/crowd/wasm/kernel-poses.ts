@@ -1,6 +1,6 @@
 // Inertialize and deadBlend on the crowd kernel (docs/crowd-kernel.md, "Inertialize and deadBlend").
 // Every machine that inertializes or dead-blends keeps its poses in the kernel's memory: output history, captured source and velocity, offset and its
-// velocity, target at the origin, frozen pose. JS keeps the bookkeeping (InertialState's times, phase,
+// velocity, frozen pose. JS keeps the bookkeeping (InertialState's times, phase,
 // history count) and records the pose work as commands, operation for operation what src/graph/step.ts
 // does (rememberOutput, captureSource, evaluateFirstEntry, foldMachine): the kernel then evaluates the
 // target only and adds the decaying offset (inertialize) or blends from the extrapolated source
@@ -25,11 +25,11 @@ export function vectorBytes(jointCount: number): number {
 }
 
 /**
- * Bytes of one machine's block: five slots (two of history, source, target, frozen), three vectors and
+ * Bytes of one machine's block: four slots (two of history, source, frozen), three vectors and
  * the dead blend's directions (a slot's rotation part).
  */
 export function blockBytes(jointCount: number): number {
-  return 5 * slotBytes(jointCount) + 3 * vectorBytes(jointCount) + 64 * Math.ceil(jointCount / 4);
+  return 4 * slotBytes(jointCount) + 3 * vectorBytes(jointCount) + 64 * Math.ceil(jointCount / 4);
 }
 
 /** Per machine id: whether the kernel keeps its poses — it inertializes or dead-blends. */
@@ -42,7 +42,6 @@ interface KernelBlock {
   lastAt: number;
   previousAt: number;
   readonly sourceAt: number;
-  readonly targetAt: number;
   readonly frozenAt: number;
   readonly velocityAt: number;
   readonly offsetAt: number;
@@ -122,9 +121,9 @@ export function createKernelPoses(w: WasmCrowd, graph: CompiledGraph, index: num
   const blocks = kept.map((isKept): KernelBlock | null => {
     if (!isKept) return null;
     const at = w.blocksAt + (index * K + k++) * bytes;
-    const vectors = at + 5 * slot;
+    const vectors = at + 4 * slot;
     return {
-      lastAt: at, previousAt: at + slot, sourceAt: at + 2 * slot, targetAt: at + 3 * slot, frozenAt: at + 4 * slot,
+      lastAt: at, previousAt: at + slot, sourceAt: at + 2 * slot, frozenAt: at + 3 * slot,
       velocityAt: vectors, offsetAt: vectors + vector, offsetVelocityAt: vectors + 2 * vector, directionsAt: vectors + 3 * vector,
     };
   });
@@ -265,7 +264,6 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
     emitOffset(w, ext, b.sourceAt, b.velocityAt, 0, times);
     w.f64[emit(w, OP.difference, b.offsetAt, ext, out, 0, 0)] = 1;
     release(w);
-    emit(w, OP.copy, b.targetAt, out, 0, 0, 0);
     times[ORIGIN] = e.elapsed;
     emit(w, OP.zero, b.offsetVelocityAt, vectorBytes(w.jointCount), 0, 0, 0);
     ine.phase = 1;

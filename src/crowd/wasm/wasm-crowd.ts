@@ -154,9 +154,9 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
   const sourceStrip = bySource((src) => strips.get(src) ?? 0);
   const staging: Pose[] = [];
   for (let k = 0; k < STAGING_CAPACITY; k++) staging.push(poseView(f32, (stagingAt >> 2) + 10 * J * k, J));
-  // Frozen poses start as createInstance's: identity transforms (the fifth slot of each block).
+  // Frozen poses start as createInstance's: identity transforms (the fourth slot of each block).
   const identity = createPose(J);
-  for (let b = 0; b < count * keptCount; b++) writeSlot(f32, (blocksAt + b * blockBytes(J) + 4 * slot) >> 2, identity);
+  for (let b = 0; b < count * keptCount; b++) writeSlot(f32, (blocksAt + b * blockBytes(J) + 3 * slot) >> 2, identity);
   const exports = instance.exports as unknown as KernelExports;
   // Tell the instance its skeleton once: SKELETON, END.
   i32[commandsAt >> 2] = OP.skeleton; i32[(commandsAt >> 2) + 1] = J; i32[(commandsAt >> 2) + 2] = parentsAt;
