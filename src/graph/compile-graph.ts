@@ -227,7 +227,7 @@ function compile(
     }
     const type = params[slot]!.type;
     if (!allowed.includes(type)) {
-      error("E_PARAM_TYPE", pointer, `${what} needs a ${allowed.join(" or ")} parameter; "${name}" is ${type}`);
+      error("E_PARAM_TYPE", pointer, `${what} needs a ${allowed.join(" or ")} parameter; "${name}" is a ${type}`);
       return -1;
     }
     return slot;

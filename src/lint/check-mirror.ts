@@ -7,15 +7,15 @@ import type { LintSink } from "./lint-sink.ts";
  * Clips marked `mirror` need the skeleton's joints in left/right pairs. With joint names (a skeleton
  * from `--clips`), the pairs the graph's `mirror` settings and the names give are checked as
  * `compileGraph` will: E_MIRROR_UNPAIRED, E_MIRROR_AMBIGUOUS, E_MIRROR_UNKNOWN_JOINT and
- * E_MIRROR_PAIR_TWICE, at the first `mirror` flag (problems of the names) or at the pair. The
- * hierarchy (E_MIRROR_HIERARCHY) is checked when the graph is compiled against the skeleton.
+ * E_MIRROR_PAIR_TWICE, at the first `mirror` flag (problems of the names) or at the pair; with the
+ * joints' `parents` also the hierarchy (E_MIRROR_HIERARCHY), as `compileGraph` checks it.
  */
-export function checkMirror(spec: GraphSpec, joints: readonly string[] | undefined, sink: LintSink): void {
+export function checkMirror(spec: GraphSpec, joints: readonly string[] | undefined, parents: ArrayLike<number> | undefined, sink: LintSink): void {
   if (!joints) return;
   const first = firstMirrorFlag(spec);
   if (first === undefined) return;
   const settings = spec.mirror;
-  const r = findMirrorPairs(joints, undefined, {
+  const r = findMirrorPairs(joints, parents, {
     pairs: settings?.pairs ?? [], detect: settings?.detect ?? true, file: spec.file, pairsFile: spec.file,
     pairsPointer: settings ? childPointer(settings.pointer, "pairs") : "/mirror/pairs",
   });

@@ -7,23 +7,34 @@ export interface LintAssets {
   /** False when the file could not be used (see diagnostics). */
   readonly ok: boolean;
   readonly clips: readonly LintClipInfo[];
-  /** Joint names of every skeleton in the file. */
+  /** Joint names of every skeleton in the file (a name two skeletons share, once). */
   readonly joints: readonly string[];
+  /** Per joint of `joints`, the index of its parent in `joints`, −1 for a root (`LintOptions.jointParents`). */
+  readonly jointParents: readonly number[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
 /**
- * Loads clip names and durations and joint names from a glTF/GLB file for `lintGraph`. glTF stores
+ * Loads clip names and durations and joint names and parents from a glTF/GLB file for `lintGraph`. glTF stores
  * no loop mode, so clips carry none (a state's `loop` decides, default "loop").
  */
 export async function lintAssetsFromGltf(path: string, label: string = path): Promise<LintAssets> {
   const r = await loadGltfFile(path, { fileName: label });
-  const joints = new Set<string>();
-  for (const s of r.skeletons) for (const n of s.names) joints.add(n);
+  // A name two skeletons share keeps the first skeleton's parent.
+  const index = new Map<string, number>();
+  const parentNames: (string | undefined)[] = [];
+  for (const s of r.skeletons) {
+    s.names.forEach((n, j) => {
+      if (index.has(n)) return;
+      index.set(n, parentNames.length);
+      parentNames.push(s.parents[j]! >= 0 ? s.names[s.parents[j]!] : undefined);
+    });
+  }
   return {
     ok: r.ok,
     clips: r.clips.map((c) => ({ name: c.name, duration: c.duration })),
-    joints: [...joints],
+    joints: [...index.keys()],
+    jointParents: parentNames.map((p) => (p === undefined ? -1 : index.get(p)!)),
     diagnostics: r.diagnostics,
   };
 }

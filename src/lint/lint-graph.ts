@@ -1,10 +1,11 @@
 import { compareDiagnosticsUnchecked, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { expectArray, expectOptionalObject } from "../errors/check-argument.ts";
+import { argumentError, expectArray, expectNumberArray, expectOptionalObject, rangeError } from "../errors/check-argument.ts";
 import { isJsonDocument } from "../json/document-from-value.ts";
 import { resolveGraphSpec, type GraphSpecInput } from "../spec/resolve-graph-spec.ts";
 import { locateDiagnosticsUnchecked } from "../spec/locate-pointer.ts";
 import { checkBlends } from "./check-blends.ts";
 import { checkFlow } from "./check-flow.ts";
+import { checkIkHierarchy } from "./check-ik-hierarchy.ts";
 import { checkMirror } from "./check-mirror.ts";
 import { checkReferences } from "./check-references.ts";
 import { checkSharedTriggers } from "./check-shared-triggers.ts";
@@ -18,7 +19,8 @@ import { graphMachines } from "./machine-model.ts";
  * transitions that never fire or are shadowed or ambiguous, instant cycles, crossfades outside the
  * frame budget, degenerate blend spaces, unused parameters and masks, mirrored clips whose joints do
  * not pair (codes in docs/spec-format.md). Clip and joint names are checked only when `options` gives
- * them. Returns the findings sorted (by position when `options.document` is given). The spec may also
+ * them, IK chains and mirrored joints' parents only when it also gives `jointParents`. Returns the
+ * findings sorted (by position when `options.document` is given). The spec may also
  * be JSON text, a parsed document or a plain object: it is parsed first, and its parse problems are
  * returned if it has any. Never throws on a spec; options of the wrong type throw AnimgraphError.
  */
@@ -26,6 +28,14 @@ export function lintGraph(input: GraphSpecInput, options: LintOptions = {}): Dia
   expectOptionalObject("lintGraph", "options", options);
   if (options.clips !== undefined) expectArray("lintGraph", "options.clips", options.clips);
   if (options.joints !== undefined) expectArray("lintGraph", "options.joints", options.joints);
+  if (options.jointParents !== undefined) {
+    if (options.joints === undefined) throw argumentError("lintGraph", "options.joints", "the joint names that options.jointParents indexes", options.joints);
+    expectNumberArray("lintGraph", "options.jointParents", options.jointParents, options.joints.length);
+    for (let j = 0; j < options.joints.length; j++) {
+      const p = options.jointParents[j];
+      if (!(Number.isInteger(p) && p! >= -1 && p! < j)) throw rangeError("lintGraph", `options.jointParents[${j}]`, `-1 or a parent index below ${j} (parents before children, as Skeleton.parents)`, p);
+    }
+  }
   const resolved = resolveGraphSpec("lintGraph", "spec", input);
   const spec = resolved.spec;
   if (!spec) return resolved.diagnostics;
@@ -36,7 +46,8 @@ export function lintGraph(input: GraphSpecInput, options: LintOptions = {}): Dia
   checkReferences(spec, clips, joints, sink);
   checkBlends(spec, sink);
   checkSharedTriggers(spec, sink);
-  checkMirror(spec, options.joints, sink);
+  checkMirror(spec, options.joints, options.jointParents, sink);
+  checkIkHierarchy(spec, options.joints, options.jointParents, sink);
   const budget = { left: PAIR_BUDGET };
   for (const m of graphMachines(spec, clips)) {
     const dead = checkTransitions(m, spec.parameters, sink, budget);

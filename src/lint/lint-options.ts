@@ -17,6 +17,13 @@ export interface LintOptions {
   readonly clips?: readonly LintClipInfo[];
   /** The skeleton's joint names; without them mask joints are not checked. */
   readonly joints?: readonly string[];
+  /**
+   * Per joint of `joints`, the index of its parent in `joints` (−1 for a root), parents before children,
+   * as `Skeleton.parents`.
+   * With it the hierarchy rules `compileGraph` applies are checked too: IK chains (E_IK_NOT_A_CHAIN) and
+   * the parents of mirrored joints (E_MIRROR_HIERARCHY).
+   */
+  readonly jointParents?: ArrayLike<number>;
   /** The document the spec was parsed from: findings then carry line and column. */
   readonly document?: JsonDocument;
 }

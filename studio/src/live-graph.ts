@@ -41,7 +41,7 @@ export function compileAnalysis(analysis: Analysis, character: Character | undef
 /** Lints and compiles a text that is not the document (the default graph of a character's clips). */
 export function compileText(text: string, file: string, character: Character): Compiled {
   const tree = parseJsonText(text, file);
-  const lint = lintDocument(tree, { clips: character.clips, joints: character.skeleton.names });
+  const lint = lintDocument(tree, { clips: character.clips, joints: character.skeleton.names, jointParents: character.skeleton.parents });
   return compileAnalysis({ tree, spec: lint.spec, diagnostics: lint.diagnostics }, character);
 }
 
