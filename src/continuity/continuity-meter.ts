@@ -1,5 +1,5 @@
 import { copyPose, createPose, type Pose } from "../pose/pose.ts";
-import { expectInteger, expectPose } from "../errors/check-argument.ts";
+import { expectInteger, expectNumberArray, expectPose } from "../errors/check-argument.ts";
 import { angularVelocitiesInto, checkDt } from "./angular-velocity-jump.ts";
 
 /**
@@ -12,7 +12,13 @@ export interface ContinuityMeter {
    * angular-velocity jump (rad/s) at it, or NaN for the first two poses (no velocity before them yet).
    */
   push(pose: Pose, dt: number): number;
-  /** The joint of the last jump (−1 before the third pose). */
+  /**
+   * The jump at the last pose pushed over the joints `mask` gives a weight > 0 (per joint, as a layer's
+   * mask; null: every joint), e.g. those the layer that started a transition moves. NaN before the third
+   * pose, 0 when the mask selects no joint. No allocation.
+   */
+  jumpOver(mask: ArrayLike<number> | null): number;
+  /** The joint of the last jump returned by `push` or `jumpOver` (−1 before the third pose). */
   readonly joint: number;
   /** Forgets the poses seen (the next two pushes return NaN again). */
   reset(): void;
@@ -29,28 +35,19 @@ export function createContinuityMeter(jointCount: number): ContinuityMeter {
     push(pose: Pose, dt: number): number {
       expectPose("ContinuityMeter.push", "pose", pose, jointCount);
       checkDt("ContinuityMeter.push", "dt", dt);
-      let jump = NaN;
       if (seen > 0) {
         const t = before;
         before = now;
         now = t;
         angularVelocitiesInto(now, last, pose, dt);
-        if (seen > 1) {
-          jump = 0;
-          joint = 0;
-          for (let j = 0; j < jointCount; j++) {
-            const x = now[3 * j]! - before[3 * j]!, y = now[3 * j + 1]! - before[3 * j + 1]!, z = now[3 * j + 2]! - before[3 * j + 2]!;
-            const d = Math.sqrt(x * x + y * y + z * z);
-            if (d > jump) {
-              jump = d;
-              joint = j;
-            }
-          }
-        }
       }
       copyPose(last, pose);
-      if (seen < 2) seen++;
-      return jump;
+      if (seen < 3) seen++;
+      return largest(null);
+    },
+    jumpOver(mask: ArrayLike<number> | null): number {
+      if (mask !== null) expectNumberArray("ContinuityMeter.jumpOver", "mask", mask, jointCount);
+      return largest(mask);
     },
     get joint() {
       return joint;
@@ -60,4 +57,21 @@ export function createContinuityMeter(jointCount: number): ContinuityMeter {
       joint = -1;
     },
   };
+
+  /** max over the (masked) joints of |ω now − ω before|, once three poses have been seen. */
+  function largest(mask: ArrayLike<number> | null): number {
+    if (seen < 3) return NaN;
+    let jump = 0;
+    joint = -1;
+    for (let j = 0; j < jointCount; j++) {
+      if (mask !== null && !(mask[j]! > 0)) continue;
+      const x = now[3 * j]! - before[3 * j]!, y = now[3 * j + 1]! - before[3 * j + 1]!, z = now[3 * j + 2]! - before[3 * j + 2]!;
+      const d = Math.sqrt(x * x + y * y + z * z);
+      if (d > jump || joint < 0) {
+        jump = d;
+        joint = j;
+      }
+    }
+    return jump;
+  }
 }

@@ -1,5 +1,6 @@
 // The continuity figure of each transition as the studio plays it (docs/transitions.md): the largest
-// joint angular-velocity jump of the output pose in a transition's first step against the step before.
+// joint angular-velocity jump of the output pose, over the joints the transition's layer moves, in its
+// first step against the step before. The history keeps every step's jump over the whole body.
 import { createContinuityMeter, type CompiledGraph, type ContinuityMeter, type GraphInstance } from "animgraph";
 
 /** Steps of per-step jumps kept for the history plot (the fade panel shows the same span). */
@@ -42,7 +43,9 @@ export function createContinuityTracker(): ContinuityTracker {
         const e = events.items[i]!;
         if (e.type !== "transitionStarted" || e.transition < 0) continue;
         started = 1;
-        if (!Number.isNaN(jump)) figures.set(e.machine * 65536 + e.transition, jump);
+        // Over the joints the transition's layer moves, as `animgraph run` reports it.
+        const own = meter!.jumpOver(graph.layers[e.layer]!.mask);
+        if (!Number.isNaN(own)) figures.set(e.machine * 65536 + e.transition, own);
       }
       const at = (head + filled) % JUMP_HISTORY;
       jumps[at] = jump;

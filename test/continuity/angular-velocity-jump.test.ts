@@ -71,6 +71,52 @@ test("property: the streaming meter gives the jump angularVelocityJump gives, fr
   }));
 });
 
+test("property: jumpOver(mask) is the largest jump over the joints the mask weights above 0, and tells which", () => {
+  const arbQuat = fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }))
+    .filter(([x, y, z]) => Math.hypot(x, y, z) > 1e-3);
+  const arbMask = fc.array(fc.constantFrom(0, 0.5, 1), { minLength: 3, maxLength: 3 });
+  fc.assert(fc.property(fc.array(fc.array(arbQuat, { minLength: 3, maxLength: 3 }), { minLength: 3, maxLength: 6 }), arbMask, (frames, weights) => {
+    const dt = 1 / 60;
+    const poses = frames.map((joints) => {
+      const p = createPose(3);
+      joints.forEach(([x, y, z, angle], j) => {
+        const n = Math.hypot(x, y, z);
+        quatFromAxisAngle(p.r, 4 * j, x / n, y / n, z / n, angle);
+      });
+      return p;
+    });
+    const mask = Float32Array.from(weights);
+    const meter = createContinuityMeter(3);
+    poses.forEach((p, k) => {
+      const all = meter.push(p, dt);
+      const masked = meter.jumpOver(mask);
+      if (k < 2) {
+        assert.ok(Number.isNaN(masked));
+        return;
+      }
+      // The reference: each joint alone, from its own one-joint poses.
+      const perJoint = [0, 1, 2].map((j) => {
+        const one = (q: Pose): Pose => {
+          const o = createPose(1);
+          o.r.set(q.r.subarray(4 * j, 4 * j + 4));
+          return o;
+        };
+        return angularVelocityJump(one(poses[k - 2]!), one(poses[k - 1]!), one(p), dt).jump;
+      });
+      const chosen = perJoint.filter((_, j) => weights[j]! > 0);
+      if (chosen.length === 0) {
+        assert.equal(masked, 0);
+        assert.equal(meter.joint, -1);
+      } else {
+        assert.ok(Math.abs(masked - Math.max(...chosen)) <= 1e-9 * Math.max(1, masked), `${masked} vs ${chosen}`);
+        assert.ok(weights[meter.joint]! > 0, `joint ${meter.joint} is outside the mask ${weights}`);
+      }
+      assert.ok(masked <= all + 1e-12);
+      assert.equal(meter.jumpOver(null), all);
+    });
+  }));
+});
+
 test("wrong arguments throw AnimgraphError with the function's name and a stable code", () => {
   const p = createPose(1);
   const is = (code: string, message: RegExp) => (e: unknown): boolean => {
@@ -88,4 +134,6 @@ test("wrong arguments throw AnimgraphError with the function's name and a stable
   assert.throws(() => transitionContinuity(null as unknown as Pose[], 2, 0.1), is("ERR_ARGUMENT", /transitionContinuity: poses/));
   assert.throws(() => createContinuityMeter(-1), is("ERR_OUT_OF_RANGE", /createContinuityMeter: jointCount/));
   assert.throws(() => createContinuityMeter(1).push(createPose(2), 0.1), is("ERR_SKELETON_MISMATCH", /ContinuityMeter.push: pose has 2 joints/));
+  assert.throws(() => createContinuityMeter(2).jumpOver(new Float32Array(1)), is("ERR_OUT_OF_RANGE", /ContinuityMeter.jumpOver: mask/));
+  assert.throws(() => createContinuityMeter(2).jumpOver("upper" as unknown as Float32Array), is("ERR_ARGUMENT", /ContinuityMeter.jumpOver: mask/));
 });

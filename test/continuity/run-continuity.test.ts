@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { main } from "../../src/cli/main.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { repoPath } from "../helpers/assets.ts";
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -37,4 +38,26 @@ test("run (text): the step that starts a transition tells its mode and jump", as
   const r = await cli(ROBOT);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /transitionStarted base Walk→Run.*~ Walk→Run \(crossfade\) jump \d+\.\d{3} rad\/s at \S+/);
+});
+
+test("run --json: a masked layer's transition is measured over the joints its mask moves, not the legs of the walk under it", async () => {
+  const r = await cli([...ROBOT, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout) as { transitions: Continuity[] };
+  // The example's emote layer is masked to the upper body (Torso and below it).
+  const gltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
+  const skeleton = gltf.skeletons[0]!;
+  const upper = new Set<string>();
+  skeleton.names.forEach((name, j) => {
+    for (let p = j; p >= 0; p = skeleton.parents[p]!) if (skeleton.names[p] === "Torso") upper.add(name);
+  });
+  const emote = doc.transitions.filter((c) => c.machine === "emote");
+  assert.ok(emote.length >= 3);
+  for (const c of emote) {
+    assert.ok(c.joint !== null && upper.has(c.joint), `${c.from}→${c.to} is measured at ${c.joint}, outside the emote layer's mask`);
+    // The base layer (no mask) started at the same step is measured over every joint: at least as large.
+    const base = doc.transitions.find((b) => b.machine === "base" && b.step === c.step);
+    if (base) assert.ok(base.jump! >= c.jump!, `${base.jump} < ${c.jump}`);
+  }
+  assert.ok(emote.some((c) => doc.transitions.some((b) => b.machine === "base" && b.step === c.step)), "the example starts an emote fade with a base transition");
 });

@@ -53,7 +53,8 @@ export const runCommand: CliCommand = {
 
 /**
  * One transition started during the run, with its continuity: the largest joint angular-velocity jump
- * (rad/s) of the output pose in its first step against the step before (null in the first two steps).
+ * (rad/s) of the output pose, over the joints its layer's mask moves, in its first step against the step
+ * before (null in the first two steps, or when the mask moves no joint).
  */
 interface TransitionContinuity {
   step: number;
@@ -127,14 +128,16 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
   };
   runTimeline(graph, instance, tl.timeline, (k, t, result) => {
     if (hasher) hashPoseUnchecked(hasher, result.pose);
-    const jump = meter.push(result.pose, dt);
+    meter.push(result.pose, dt);
     const snap = describeStep(graph, instance, result);
     const here: TransitionContinuity[] = [];
     for (let i = 0; i < result.events.count; i++) {
       const e = result.events.items[i]!;
       if (e.type !== "transitionStarted") continue;
       const machine = graph.machines[e.machine]!;
-      const known = !Number.isNaN(jump);
+      // Over the joints the transition's layer moves: an upper-body layer's fade is not blamed for the legs.
+      const jump = meter.jumpOver(graph.layers[e.layer]!.mask);
+      const known = !Number.isNaN(jump) && meter.joint >= 0;
       here.push({
         step: k, t, machine: machine.path, from: machine.states[e.from]?.name ?? "", to: machine.states[e.state]!.name,
         blend: e.transition >= 0 ? machine.transitions[e.transition]!.blendName : "crossfade",
