@@ -194,7 +194,9 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
     computeWeights(mi);
   }
   sortEventsByTime(res.events, 0);
-  if (graph.rootJoint >= 0 || graph.hasProcedural) addBaseRootMotion(inst, h);
+  // dt, not h (the same value): a computed double passed to a call V8 does not inline is boxed, while
+  // the caller's own argument passes through as it came.
+  if (graph.rootJoint >= 0 || graph.hasProcedural) addBaseRootMotion(inst, dt);
   res.substeps = 1;
   inst.time += dt;
   for (let li = 0; li < layers.length; li++) {

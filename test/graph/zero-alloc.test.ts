@@ -1,24 +1,13 @@
 // Steady-state allocation of the per-frame path, in bytes, exactly: once warm, `step` on the robot
 // example graph allocates nothing at all (docs/performance.md, "Allocation"). test/graph/heap.test.ts
 // checks that nothing is retained; this checks that nothing is even created, which also keeps the
-// garbage collector out of a frame.
-//
-// Method. After a full GC, the bytes V8 reports in use grow by exactly what is allocated until the next
-// collection. So batches of frames run between two readings, and a batch during which a collection ran
-// (v8.GCProfiler; in a synchronous loop only allocation triggers one) counts as allocating. A batch's
-// reading also holds a constant that is not per frame (the statistics objects; V8 recreating a few
-// internal objects after the forced GC, 144 bytes here), so batches of F and of 2F frames are compared:
-// the difference is what F frames allocate. V8 also allocates for itself while still compiling (code,
-// feedback, deoptimisation data), at moments that depend on background threads, so each batch size
-// keeps its minimum over several batches: a per-frame allocation shows in every batch, late compiler
-// work does not.
+// garbage collector out of a frame. The method, and why a per-frame allocation cannot pass it, are in
+// test/helpers/steady-allocation.ts; the last test here checks that it catches one.
 //
 // The frame scripts pass integers and module constants only: a double computed in the test and passed
 // to setParam or step would be boxed by the test itself.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GCProfiler, getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type Crowd, type CrowdOptions } from "../../src/crowd/index.ts";
 import { setParam, trigger } from "../../src/graph/commands.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
@@ -31,16 +20,12 @@ import { parseGraphSpec } from "../../src/spec/parse-graph-spec.ts";
 import { parseJsonText } from "../../src/json/index.ts";
 import { readFileSync } from "node:fs";
 import { repoPath } from "../helpers/assets.ts";
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
+import { BATCH_FRAMES, NOISE_BYTES, steadyAllocation } from "../helpers/steady-allocation.ts";
 
 const DT = 1 / 60;
 const SPIKE = 0.35;
 const HALF = 0.5;
 const WARM_FRAMES = 4000;
-const BATCH_FRAMES = 100;
-const BATCHES = 8;
 
 const spec = readGraphSpec(repoPath("examples/robot/robot.animgraph.json")).spec!;
 const gltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
@@ -72,52 +57,9 @@ function isSpike(k: number): boolean {
   return k % 240 === 239;
 }
 
-/** Bytes in use on the JS heap (every space). */
-function heapInUse(): number {
-  let total = 0;
-  for (const space of getHeapSpaceStatistics()) total += space.space_used_size;
-  return total;
-}
-
-/** Bytes allocated while running `frames` frames from frame `first` (Infinity when a GC ran meanwhile). */
-function allocatedBy(frame: (k: number) => void, first: number, frames: number): number {
-  gc();
-  const profiler = new GCProfiler();
-  profiler.start();
-  const before = heapInUse();
-  for (let k = first; k < first + frames; k++) frame(k);
-  const after = heapInUse();
-  const collections = profiler.stop().statistics.length;
-  return collections > 0 ? Infinity : after - before;
-}
-
-/**
- * Warms up, then the bytes allocated per BATCH_FRAMES frames: min over BATCHES batches of 2·BATCH_FRAMES
- * frames minus min over as many batches of BATCH_FRAMES frames (see the method above).
- */
-function steadyAllocation(frame: (k: number) => void): { bytes: number; single: number[]; double: number[] } {
-  let k = 0;
-  for (; k < WARM_FRAMES; k++) frame(k);
-  const single: number[] = [];
-  const double: number[] = [];
-  for (let b = 0; b < BATCHES; b++) {
-    single.push(allocatedBy(frame, k, BATCH_FRAMES));
-    k += BATCH_FRAMES;
-    double.push(allocatedBy(frame, k, 2 * BATCH_FRAMES));
-    k += 2 * BATCH_FRAMES;
-  }
-  return { bytes: Math.min(...double) - Math.min(...single), single, double };
-}
-
-/**
- * What counts as "allocates nothing": the heap readings around a batch move by a few hundred bytes
- * whatever the batch does (V8 bookkeeping; one reading of 2,584 among 2,728s under load), while one
- * 8-byte allocation per character per frame would add 100 × 24 × 8 = 19,200 bytes per extra batch.
- */
-const NOISE_BYTES = 1024;
-
-function report(r: { single: number[]; double: number[] }): string {
-  return `batches of ${BATCH_FRAMES} frames: ${r.single.join(", ")}; of ${2 * BATCH_FRAMES}: ${r.double.join(", ")}`;
+function assertNothingAllocated(frame: (k: number) => void, characters: number): void {
+  const r = steadyAllocation(frame, WARM_FRAMES);
+  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${characters} characters (${r.report})`);
 }
 
 test("step allocates 0 bytes per frame once warm (robot example graph, exact and deterministic slerp)", () => {
@@ -136,8 +78,7 @@ test("step allocates 0 bytes per frame once warm (robot example graph, exact and
       else step(inst.graph, inst, DT);
     }
   };
-  const r = steadyAllocation(frame);
-  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${instances.length} characters (${report(r)})`);
+  assertNothingAllocated(frame, instances.length);
 });
 
 /** Asserts that a crowd of 24 robot-example characters with `options` allocates nothing once warm. */
@@ -148,8 +89,7 @@ function assertCrowdAllocatesNothing(options: CrowdOptions, graph = robotGraph({
     if (isSpike(k)) evaluateCrowd(crowd, SPIKE);
     else evaluateCrowd(crowd, DT);
   };
-  const r = steadyAllocation(frame);
-  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${crowd.count} characters (${report(r)})`);
+  assertNothingAllocated(frame, crowd.count);
   return crowd;
 }
 
@@ -177,8 +117,7 @@ test("step allocates 0 bytes per frame with inertialized and dead-blended transi
       else step(graph, inst, DT);
     }
   };
-  const r = steadyAllocation(frame);
-  assert.ok(r.bytes < NOISE_BYTES, `${r.bytes} bytes allocated by ${BATCH_FRAMES} frames × ${instances.length} characters (${report(r)})`);
+  assertNothingAllocated(frame, instances.length);
 });
 
 test("evaluateCrowd allocates 0 bytes per frame once warm (robot example graph)", () => {
@@ -194,4 +133,24 @@ test("evaluateCrowd with the WebAssembly kernel allocates 0 bytes per frame with
   // recording their commands, captures at interruptions included, must allocate nothing either.
   const crowd = assertCrowdAllocatesNothing({ kernel: loadCrowdKernelSync() }, inertialRobotGraph());
   assert.ok(crowd.instances[0]!.keeper);
+});
+
+test("a deliberate 16-byte allocation per frame is caught by the measurement", () => {
+  // The smallest per-frame allocation there is: one double boxed into a fresh heap number (16 bytes) by
+  // storing it in a tagged array slot, beside four robots' steps. It must read as at least 16 bytes per
+  // frame or more (more while V8 still interprets the frame), over NOISE_BYTES, however many batches run.
+  const graph = robotGraph({ rootMotion: "auto" });
+  const instances = Array.from({ length: 4 }, () => createInstance(graph));
+  const sink: unknown[] = [null];
+  const frame = (k: number): void => {
+    for (let i = 0; i < instances.length; i++) {
+      const inst = instances[i]!;
+      drive(inst, i, k);
+      step(graph, inst, DT);
+    }
+    sink[0] = k * HALF + SPIKE;
+  };
+  const r = steadyAllocation(frame, WARM_FRAMES);
+  assert.ok(r.bytes >= NOISE_BYTES, `a 16-byte allocation per frame read as ${r.bytes} bytes per ${BATCH_FRAMES} frames (${r.report})`);
+  assert.ok(r.bytes > 16 * BATCH_FRAMES - NOISE_BYTES, `expected at least ${16 * BATCH_FRAMES} bytes per ${BATCH_FRAMES} frames, read ${r.bytes} (${r.report})`);
 });

@@ -48,8 +48,14 @@ function lastSampleInto(w: WasmCrowd, slot: number): number {
   return w.i32[o] === OP.sample && w.i32[o + 1] === slot ? o : -1;
 }
 
-/** Records LAYER (layer slot onto out), as one SAMPLE_LAYER when the layer pose was just sampled. */
-function emitLayer(w: WasmCrowd, out: number, layerSlot: number, mask: number, mode: number, weight: number): void {
+/**
+ * Records LAYER (layer slot onto out) with weight `weights[wi]`, as one SAMPLE_LAYER when the layer pose
+ * was just sampled. The weight comes by array and index, not as a number: when V8 does not inline this
+ * call (its choice, made when it optimises the caller, differs between runs), a double argument is
+ * boxed, once per character and frame (105 B per crowd frame measured in test/graph/zero-alloc).
+ */
+function emitLayer(w: WasmCrowd, out: number, layerSlot: number, mask: number, mode: number, weights: Float64Array, wi: number): void {
+  const weight = weights[wi]!;
   const o = lastSampleInto(w, layerSlot);
   if (o < 0) {
     w.f64[emit(w, OP.layer, out, layerSlot, mask, mode, w.rotMode)] = weight;
@@ -200,7 +206,7 @@ export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number
     if (!(weight > 0)) continue;
     const src = recordMachineAt(w, inst, mi, layerSlot);
     // Fused only when the machine wrote the layer slot itself (a kept machine's own history slot must be written).
-    if (src === layerSlot) emitLayer(w, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, weight);
+    if (src === layerSlot) emitLayer(w, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, x, 2);
     else w.f64[emit(w, OP.layer, out, src, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
   }
   const J = w.jointCount;
@@ -228,7 +234,7 @@ export function recordSteady(w: WasmCrowd, inst: GraphInstance, index: number, p
     if (li === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
     if (!(weight > 0)) continue;
     recordPlanned(w, inst, mi, plan, li, layerSlot);
-    emitLayer(w, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, weight);
+    emitLayer(w, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, plan.layerWeight, li);
   }
   const J = w.jointCount;
   emit(w, OP.output, out, w.poseAt === 0 ? 0 : w.poseAt + 40 * J * index, w.modelAt + 64 * J * index, w.rootAt, 0);
