@@ -98,8 +98,15 @@ export function compensatedLevers(model: Float64Array, parents: Int16Array, J: n
       for (let a = parents[k]!; a >= 0; a = parents[a]!) {
         const ao = (f * J + a) * 12;
         const at = c >= 0 ? (f * J + c) * 12 : ko;
-        const d = Math.hypot(model[at + 9]! - model[ao + 9]!, model[at + 10]! - model[ao + 10]!, model[at + 11]! - model[ao + 11]!) + (c >= 0 ? 0 : vv);
-        if (d > lever[a]!) lever[a] = d;
+        const dx = model[at + 9]! - model[ao + 9]!, dy = model[at + 10]! - model[ao + 10]!, dz = model[at + 11]! - model[ao + 11]!;
+        const shell = c >= 0 ? 0 : vv;
+        // Math.hypot (allocating, and slower) only where it can raise the maximum: the plain root is
+        // within 1e-15 of it, so the levers are the same bits as with hypot everywhere.
+        const s2 = dx * dx + dy * dy + dz * dz;
+        if (!(s2 > 1e-300) || Math.sqrt(s2) + shell >= lever[a]! * (1 - 1e-9)) {
+          const d = Math.hypot(dx, dy, dz) + shell;
+          if (d > lever[a]!) lever[a] = d;
+        }
         if (compensated[a]) c = a;
       }
     }

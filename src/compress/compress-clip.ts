@@ -300,7 +300,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   const candModel = new Float64Array(12 * J * F);
   const jointOnly = new Int32Array(1);
   // A trial saves what it overwrites in `log` and, when rejected, copies it back (undo-log.ts).
-  const log = createUndoLog();
+  const log = createUndoLog(16 * J * F);
   const updateModel = (j: number, f0: number, f1: number): void => {
     jointOnly[0] = j;
     modelTransformsRange(candModel, skeleton, cand, jointOnly, f0, f1);
@@ -633,7 +633,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
     name: clip.name, skeleton, sampleRate: rate, frameCount: F, startTime: start, duration: clip.duration,
     loopMode: clip.loopMode, tracks: Object.freeze(tracks), trackIndex,
   });
-  const stats = measureCompression(clip, compressed, { tolerance: toleranceM, virtualVertexDistance: vvM, unitsPerMetre: upm, quatMode }, passes);
+  const stats = measureUnchecked(clip, compressed, { tolerance: toleranceM, virtualVertexDistance: vvM, unitsPerMetre: upm, quatMode }, passes, { refModel, cand, candModel });
   if (stats.maxError > toleranceM) {
     diagnostics.push({
       code: "W_COMPRESS_TOLERANCE_NOT_MET", severity: "warning", file, pointer: "",
@@ -662,25 +662,42 @@ export function measureCompression(
   expectShape(fn, "options", options, "an options object ({ tolerance, virtualVertexDistance?, unitsPerMetre?, quatMode? })", MEASURE_OPTIONS_SHAPE);
   if (options.quatMode !== undefined) expectOneOf(fn, "options.quatMode", options.quatMode, ["slerp", "fastSlerp", "nlerp"]);
   expectInteger(fn, "passes", passes);
+  return measureUnchecked(clip, compressed, options, passes);
+}
+
+/**
+ * `measureCompression` without the argument checks. compressClip passes the source's model transforms
+ * at the grid frames, which it sampled the same way (its hemisphere flips leave the matrices' bits
+ * as they are), and its candidate buffers, which it no longer needs.
+ */
+function measureUnchecked(
+  clip: Clip,
+  compressed: CompressedClip,
+  options: { tolerance: number; virtualVertexDistance?: number; unitsPerMetre?: number; quatMode?: QuatInterpolation },
+  passes: number,
+  known?: { refModel: Float64Array; cand: FrameSequence; candModel: Float64Array },
+): CompressionStats {
   const J = clip.skeleton.jointCount;
   const F = compressed.frameCount;
   const upm = options.unitsPerMetre ?? 1;
   const vv = (options.virtualVertexDistance ?? 0.03) * upm;
   const quatMode = options.quatMode ?? "slerp";
-  const ref = createFrameSequence(J, F);
-  const cand = createFrameSequence(J, F);
+  const ref = known ? undefined : createFrameSequence(J, F);
+  const cand = known ? known.cand : createFrameSequence(J, F);
   const pose = createPose(J);
   const cursor = createClipCursor(clip);
   const ccursor = createCompressedClipCursor(compressed);
   for (let f = 0; f < F; f++) {
     const time = frameTime(compressed.startTime, compressed.sampleRate, F, compressed.duration, f);
-    sampleClipUnchecked(pose, clip, time, cursor, quatMode);
-    storeFrame(ref, pose, f);
+    if (ref) {
+      sampleClipUnchecked(pose, clip, time, cursor, quatMode);
+      storeFrame(ref, pose, f);
+    }
     sampleCompressedClipUnchecked(pose, compressed, time, ccursor, quatMode);
     storeFrame(cand, pose, f);
   }
-  const refModel = modelTransformsUnchecked(new Float64Array(12 * J * F), clip.skeleton, ref);
-  const candModel = modelTransformsUnchecked(new Float64Array(12 * J * F), clip.skeleton, cand);
+  const refModel = known ? known.refModel : modelTransformsUnchecked(new Float64Array(12 * J * F), clip.skeleton, ref!);
+  const candModel = modelTransformsUnchecked(known ? known.candModel : new Float64Array(12 * J * F), clip.skeleton, cand);
   const jointMaxError = new Float64Array(J);
   const mean = jointErrorsUnchecked(jointMaxError, refModel, candModel, J, F, vv);
   let worst = 0;
@@ -737,7 +754,12 @@ function leverArms(model: Float64Array, parents: Int16Array, J: number, F: numbe
       const ko = (f * J + k) * 12;
       for (let a = parents[k]!; a >= 0; a = parents[a]!) {
         const ao = (f * J + a) * 12;
-        const d = Math.hypot(model[ko + 9]! - model[ao + 9]!, model[ko + 10]! - model[ao + 10]!, model[ko + 11]! - model[ao + 11]!);
+        const dx = model[ko + 9]! - model[ao + 9]!, dy = model[ko + 10]! - model[ao + 10]!, dz = model[ko + 11]! - model[ao + 11]!;
+        // Math.hypot (allocating, and slower) only where it can raise the maximum: the plain root is
+        // within 1e-15 of it, so the levers are the same bits as with hypot everywhere.
+        const s2 = dx * dx + dy * dy + dz * dz;
+        if (s2 > 1e-300 && Math.sqrt(s2) < lever[a]! * (1 - 1e-9)) continue;
+        const d = Math.hypot(dx, dy, dz);
         if (d > lever[a]!) lever[a] = d;
       }
     }

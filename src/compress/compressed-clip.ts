@@ -186,6 +186,21 @@ export function reconstruct(
   out: Float32Array, o: number, rotation: boolean, px: number, py: number, pz: number, pw: number,
   q0: number, q1: number, q2: number, s: number, dropped = -1,
 ): void {
+  const p = reconstructScratch;
+  p[0] = px; p[1] = py; p[2] = pz; p[3] = pw;
+  reconstructFrom(out, o, rotation, p, q0, q1, q2, s, dropped);
+}
+
+const reconstructScratch = new Float64Array(4);
+
+/**
+ * `reconstruct` with the prediction in p[0 … 3]: what the encoder's loops call (four doubles passed
+ * one by one to a call V8 does not inline are boxed, about 80 bytes of garbage per key).
+ */
+export function reconstructFrom(
+  out: Float32Array, o: number, rotation: boolean, p: Float64Array, q0: number, q1: number, q2: number, s: number, dropped: number,
+): void {
+  const px = p[0]!, py = p[1]!, pz = p[2]!, pw = p[3]!;
   if (!rotation) {
     out[o] = px + q0 * s;
     out[o + 1] = py + q1 * s;
@@ -227,7 +242,7 @@ export function reconstructCoarse(
   coarse: Float32Array, stride: number, j: number, p: Float64Array, q0: number, q1: number, q2: number, s: number, dropped = -1,
 ): void {
   const o = stride * j;
-  reconstruct(coarse, o, stride === 4, p[0]!, p[1]!, p[2]!, p[3]!, q0, q1, q2, s, dropped);
+  reconstructFrom(coarse, o, stride === 4, p, q0, q1, q2, s, dropped);
   if (stride === 4) {
     const b = o - 4;
     if (coarse[o]! * coarse[b]! + coarse[o + 1]! * coarse[b + 1]! + coarse[o + 2]! * coarse[b + 2]! + coarse[o + 3]! * coarse[b + 3]! < 0) {

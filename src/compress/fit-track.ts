@@ -2,7 +2,7 @@ import type { TrackPath } from "../clip/clip.ts";
 import { expGolombLength, MAX_FIELD_BITS, wordsFor, writeBits, writeExpGolomb, zigzag } from "./bit-pack.ts";
 import {
   blockCount, EXPLICIT_BITS, HEADER_CODE_ORDER, HEADER_WIDTH_ORDER, coarseCount, coarseFrame, deriveTrack, droppedComponent, isCoarse, KEYS_PER_BLOCK, predictCoarse,
-  predictFine, reconstruct, reconstructCoarse, STEP_CODE_ONE, stepFor, TrackEncoding, type CompressedTrack,
+  predictFine, reconstructFrom, reconstructCoarse, STEP_CODE_ONE, stepFor, TrackEncoding, type CompressedTrack,
 } from "./compressed-clip.ts";
 
 /** What `fitTrack` needs to know about one track (all lengths in skeleton units). */
@@ -319,7 +319,7 @@ export function encodeFineBlock(code: TrackCode, b: number, stepCode: number): n
     }
     quantiseResidual(fineQ, 3 * f, v, stride * f, rotation, s, d);
     const q0 = fineQ[3 * f]!, q1 = fineQ[3 * f + 1]!, q2 = fineQ[3 * f + 2]!;
-    reconstruct(keyScratch, 0, rotation, pred[0]!, pred[1]!, pred[2]!, pred[3]!, q0, q1, q2, s, d);
+    reconstructFrom(keyScratch, 0, rotation, pred, q0, q1, q2, s, d);
     for (let c = 0; c < stride; c++) decoded[stride * f + c] = keyScratch[c]!;
     const e = code.weight * distance(decoded, stride * f, v, stride * f, stride);
     if (e > worst) worst = e;

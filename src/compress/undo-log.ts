@@ -20,8 +20,12 @@ export interface UndoLog {
   used: number;
 }
 
-export function createUndoLog(): UndoLog {
-  return { arrays: [], shape: new Int32Array(4 * 64), data: new Float64Array(1 << 14), entries: 0, used: 0 };
+/** Runs at least this long are copied with `TypedArray.set` (`subarray` builds a view, dearer than a short loop). */
+const BULK = 256;
+
+/** An empty log whose value buffer starts at `capacity` floats (it grows as needed). */
+export function createUndoLog(capacity = 1 << 14): UndoLog {
+  return { arrays: [], shape: new Int32Array(4 * 64), data: new Float64Array(Math.max(16, capacity)), entries: 0, used: 0 };
 }
 
 /** Saves `runs` runs of `width` elements of `array`, the first at `offset`, each `stride` after the last. */
@@ -45,13 +49,16 @@ export function saveRuns(log: UndoLog, array: Saved, offset: number, width: numb
   shape[4 * e + 1] = width;
   shape[4 * e + 2] = runs;
   shape[4 * e + 3] = stride;
-  const data = log.data;
-  let u = log.used;
-  for (let r = 0; r < runs; r++) {
-    const o = offset + r * stride;
-    for (let i = 0; i < width; i++) data[u++] = array[o + i]!;
+  const u = log.used;
+  log.used = u + n;
+  if (runs === 1 && width >= BULK) {
+    // One copy in the engine instead of element loads that see four array types.
+    log.data.set(array.subarray(offset, offset + width), u);
+  } else if (array instanceof Float64Array) {
+    copyOutF64(log.data, u, array, offset, width, runs, stride);
+  } else {
+    copyOut(log.data, u, array, offset, width, runs, stride);
   }
-  log.used = u;
 }
 
 /** Saves `length` contiguous elements of `array` from `offset`. */
@@ -67,11 +74,9 @@ export function undo(log: UndoLog): void {
     const array = log.arrays[e]!;
     const offset = shape[4 * e]!, width = shape[4 * e + 1]!, runs = shape[4 * e + 2]!, stride = shape[4 * e + 3]!;
     u -= width * runs;
-    let k = u;
-    for (let r = 0; r < runs; r++) {
-      const o = offset + r * stride;
-      for (let i = 0; i < width; i++) array[o + i] = data[k++]!;
-    }
+    if (runs === 1 && width >= BULK) array.set(data.subarray(u, u + width), offset);
+    else if (array instanceof Float64Array) copyInF64(array, offset, width, runs, stride, data, u);
+    else copyIn(array, offset, width, runs, stride, data, u);
   }
   forget(log);
 }
@@ -80,4 +85,34 @@ export function undo(log: UndoLog): void {
 export function forget(log: UndoLog): void {
   log.entries = 0;
   log.used = 0;
+}
+
+// Strided float64 runs (model transforms: 12 floats a frame, 12 × J apart) are most of what is saved:
+// they get loops of their own, which see one array type; the generic loops see the short rest.
+function copyOutF64(data: Float64Array, u: number, array: Float64Array, offset: number, width: number, runs: number, stride: number): void {
+  for (let r = 0; r < runs; r++) {
+    const o = offset + r * stride;
+    for (let i = 0; i < width; i++) data[u++] = array[o + i]!;
+  }
+}
+
+function copyInF64(array: Float64Array, offset: number, width: number, runs: number, stride: number, data: Float64Array, u: number): void {
+  for (let r = 0; r < runs; r++) {
+    const o = offset + r * stride;
+    for (let i = 0; i < width; i++) array[o + i] = data[u++]!;
+  }
+}
+
+function copyOut(data: Float64Array, u: number, array: Saved, offset: number, width: number, runs: number, stride: number): void {
+  for (let r = 0; r < runs; r++) {
+    const o = offset + r * stride;
+    for (let i = 0; i < width; i++) data[u++] = array[o + i]!;
+  }
+}
+
+function copyIn(array: Saved, offset: number, width: number, runs: number, stride: number, data: Float64Array, u: number): void {
+  for (let r = 0; r < runs; r++) {
+    const o = offset + r * stride;
+    for (let i = 0; i < width; i++) array[o + i] = data[u++]!;
+  }
 }
