@@ -4,7 +4,8 @@ import type { Crowd } from "./crowd.ts";
 import { localToModel32 } from "./kernels.ts";
 import { beginFrame } from "./sample-cache.ts";
 import { advanceSteady, steadyFrame } from "./steady-advance.ts";
-import { flush, recordCharacter, recordSteady } from "./wasm/record-pose.ts";
+import { flush, recordCharacter } from "./wasm/record-pose.ts";
+import { recordSteadyCommands } from "./wasm/steady-commands.ts";
 import { WARM_TILE, warmCharacters } from "./warm-characters.ts";
 
 /**
@@ -35,7 +36,7 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to?: number): 
       if ((i - from) % WARM_TILE === 0) warmCharacters(instances, i, Math.min(to, i + WARM_TILE));
       const inst = instances[i]!;
       if (plan !== null && advanceSteady(graph, inst, dt, plan)) {
-        recordSteady(wasm, inst, i, plan);
+        recordSteadyCommands(wasm, inst, i, plan);
       } else {
         advanceInstance(graph, inst, dt);
         recordCharacter(wasm, inst, i);

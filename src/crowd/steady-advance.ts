@@ -24,6 +24,8 @@ import { computeWeights } from "../state-machine/transition-stack.ts";
 export interface SteadyPlan {
   /** False until made (and after `invalidatePlan`). */
   valid: boolean;
+  /** Counts the times the plan was made: what was derived from one making (a command template) is current while it is unchanged. */
+  generation: number;
   /** The parameters it was made with. */
   readonly params: Float64Array;
   /** Per layer: the current state, its speed (clamped ≥ 0), its cycle length and the layer's weight. */
@@ -55,6 +57,7 @@ export function createSteadyPlan(graph: CompiledGraph): SteadyPlan {
   });
   return {
     valid: false,
+    generation: 0,
     params: new Float64Array(graph.params.length),
     states: new Int32Array(layers.length),
     speed: new Float64Array(layers.length),
@@ -128,6 +131,7 @@ function makePlan(plan: SteadyPlan, inst: GraphInstance): void {
     plan.childCount[li] = count;
   }
   plan.valid = true;
+  plan.generation++;
 }
 
 /**

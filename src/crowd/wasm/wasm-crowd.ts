@@ -12,6 +12,7 @@ import type { CrowdKernel, KernelExports } from "./kernel.ts";
 import { packClip, packedClipBytes, packedTimeline } from "./pack-clip.ts";
 import { blockBytes, keptMachines } from "./kernel-poses.ts";
 import { slotBytes, writeSlot } from "./slot-layout.ts";
+import { createSteadyTemplate, type SteadyTemplate } from "./steady-template.ts";
 
 /** Commands in one batch (32 bytes each); a full batch runs and the list starts over. */
 export const COMMAND_CAPACITY = 1024;
@@ -64,6 +65,8 @@ export interface WasmCrowd {
   /** Byte addresses of the crowd buffers (poseAt 0: local poses are not kept). */
   readonly poseAt: number;
   readonly modelAt: number;
+  /** Settled characters' commands, kept from the first character of a steady plan (steady-commands.ts). */
+  readonly steadyTemplate: SteadyTemplate;
 }
 
 const align16 = (n: number): number => (n + 15) & ~15;
@@ -167,7 +170,7 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
     rotMode: graph.options.quatMode === "nlerp" ? 0 : 1,
     restSlot: restAt, rootAt, masks: Int32Array.from(maskAt), packed, strips, sourceHeader, sourceStrip,
     slotBase, slotStride: slot, slotCount, slotTop: 0, staging, stagingTop: 0, commandsAt, count: 0,
-    blocksAt, poseAt, modelAt,
+    blocksAt, poseAt, modelAt, steadyTemplate: createSteadyTemplate(),
   };
   return {
     wasm,
