@@ -18,7 +18,7 @@ import { applyOffset, poseDifference } from "./inertial";
 
 const OP_END: i32 = 0;
 const OP_SAMPLE: i32 = 1; // a = dst slot, b = clip header, c = rotation mode, x = time
-const OP_BLEND: i32 = 2; // a = dst, b = from, c = to, d = rotation mode, x = weight of `to`
+const OP_BLEND: i32 = 2; // a = dst, b = from, c = to, d = rotation mode, e = 1: from (= dst) and to have unit scales, x = weight of `to`
 const OP_COPY: i32 = 3; // a = dst, b = src
 const OP_LAYER: i32 = 4; // a = base/dst, b = layer slot, c = mask (0: none), d = layer mode, x = weight
 const OP_LOAD: i32 = 5; // a = dst slot, b = AoS pose (t 3J, r 4J, s 3J float32)
@@ -201,7 +201,8 @@ function copyBytes(dst: usize, src: usize, bytes: i32): void {
  * pointer (n keys of 160·G bytes in the slot layout), i32 the clip's worst-case series degree (read by
  * the tests and tools; the kernel picks the degree per group of four joints and key segment at run
  * time, see `seriesTerms`), i32 vector-flags pointer (i32 × G: bit 0, the group's translations differ
- * between keys; bit 1, its scales do; still planes are copied from the key, not interpolated).
+ * between keys; bit 1, its scales do; still planes are copied from the key, not interpolated; bit 2, its
+ * scales are exactly 1 in every key), i32 1 when every group's scales are exactly 1 in every key.
  * Semantics of src/clip/sample-track.ts for LINEAR keys: held before the first and after the last key,
  * a key's own value at its time.
  */
@@ -308,9 +309,10 @@ function sampleLayer(base: usize, clip: usize, time: f64, mask: usize, modes: i3
   const between = locate(clip, time);
   const tk = f32x4.splat(keyWeight);
   const sampleMode = (modes >> 1) & 3;
+  const unitScales = load<i32>(clip, 20) == 1;
   for (let g = 0; g < groups; g++) {
     sampleGroup(clip, g, between, tk, sampleMode);
-    layerGroup(base, g, sampledR, sampledT, sampledS, mask, weight, (modes & 32) != 0, modes & 1, (modes >> 3) & 3);
+    layerGroup(base, g, sampledR, sampledT, sampledS, mask, weight, (modes & 32) != 0, modes & 1, (modes >> 3) & 3, unitScales);
   }
 }
 
@@ -322,8 +324,13 @@ function sampleLayer(base: usize, clip: usize, time: f64, mask: usize, modes: i3
   v128.store(dst, v128.load(src, 32), 32);
 }
 
-/** dst = crossfade(from, to, w): w ≤ 0 copies `from`, w ≥ 1 copies `to` (as src/blend/crossfade.ts). */
-function blend(dst: usize, from: usize, to: usize, w: f64, mode: i32): void {
+/**
+ * dst = crossfade(from, to, w): w ≤ 0 copies `from`, w ≥ 1 copies `to` (as src/blend/crossfade.ts).
+ * With `unitScales` (the recorder knows both poses were sampled from clips whose scales are all exactly
+ * 1) and dst = from, the scales are left as they are: (1 − t)·1 + t·1 rounds to exactly 1 in float32 for
+ * every t in [0, 1], so the lerp would write the same bits.
+ */
+function blend(dst: usize, from: usize, to: usize, w: f64, mode: i32, unitScales: bool): void {
   const bytes = slotBytes();
   if (!(w > 0)) {
     copyBytes(dst, from, bytes);
@@ -339,7 +346,7 @@ function blend(dst: usize, from: usize, to: usize, w: f64, mode: i32): void {
     interpolateRotation(dst + o, from + o, to + o, t, mode);
   }
   const rb = <usize>rotBytes();
-  lerpVectors(dst + rb, from + rb, to + rb, t, groups * 6);
+  lerpVectors(dst + rb, from + rb, to + rb, t, unitScales && dst == from ? groups * 3 : groups * 6);
 }
 
 /** Hamilton product of four quaternion pairs, stored at out (x, y, z, w planes). */
@@ -368,13 +375,16 @@ function layer(base: usize, src: usize, mask: usize, weight: f32, weightIsOne: b
   const tb = <usize>(groups * 48);
   for (let g = 0; g < groups; g++) {
     const to = rb + <usize>(g * 48);
-    layerGroup(base, g, src + (<usize>g << 6), src + to, src + to + tb, mask, weight, weightIsOne, layerMode, rotMode);
+    layerGroup(base, g, src + (<usize>g << 6), src + to, src + to + tb, mask, weight, weightIsOne, layerMode, rotMode, false);
   }
 }
 
-/** `layer` on group g, the layer's planes at srcR (rotations), srcT (translations), srcS (scales). */
+/**
+ * `layer` on group g, the layer's planes at srcR (rotations), srcT (translations), srcS (scales).
+ * `unitScales`: the layer's scales are exactly 1, so a full additive layer (s · 1 = s) leaves the base's.
+ */
 // @ts-ignore: decorator
-@inline function layerGroup(base: usize, g: i32, srcR: usize, srcT: usize, srcS: usize, mask: usize, weight: f32, weightIsOne: bool, layerMode: i32, rotMode: i32): void {
+@inline function layerGroup(base: usize, g: i32, srcR: usize, srcT: usize, srcS: usize, mask: usize, weight: f32, weightIsOne: bool, layerMode: i32, rotMode: i32, unitScales: bool): void {
   const rb = <usize>rotBytes();
   const tb = <usize>(groups * 48);
   const wSplat = f32x4.splat(weight);
@@ -389,10 +399,13 @@ function layer(base: usize, src: usize, mask: usize, weight: f32, weightIsOne: b
     storeProduct(base + ro, bx, by, bz, bw, v128.load(srcR), v128.load(srcR, 16), v128.load(srcR, 32), v128.load(srcR, 48));
     for (let c = 0; c < 3; c++) {
       const to = rb + vo + <usize>(c << 4);
-      const so = to + tb;
       const co = <usize>(c << 4);
       v128.store(base + to, f32x4.add(v128.load(base + to), v128.load(srcT + co)));
-      v128.store(base + so, f32x4.mul(v128.load(base + so), v128.load(srcS + co)));
+    }
+    if (unitScales) return;
+    for (let c = 0; c < 3; c++) {
+      const so = rb + vo + <usize>(c << 4) + tb;
+      v128.store(base + so, f32x4.mul(v128.load(base + so), v128.load(srcS + <usize>(c << 4))));
     }
     return;
   }
@@ -620,7 +633,7 @@ export function run(commands: usize): i32 {
     const a = <usize>load<i32>(p, 4), b = <usize>load<i32>(p, 8), c = load<i32>(p, 12), d = load<i32>(p, 16);
     const x = load<f64>(p, 24);
     if (op == OP_SAMPLE) sample(a, b, x, c);
-    else if (op == OP_BLEND) blend(a, b, <usize>c, x, d);
+    else if (op == OP_BLEND) blend(a, b, <usize>c, x, d, load<i32>(p, 20) == 1);
     else if (op == OP_COPY) copyBytes(a, b, slotBytes());
     else if (op == OP_LAYER) layer(a, b, <usize>c, <f32>x, x == 1, d, load<i32>(p, 20));
     else if (op == OP_SAMPLE_LAYER) sampleLayer(a, b, x, <usize>c, d, load<f32>(p, 20));

@@ -13,7 +13,7 @@ import { createCrowd, evaluateCrowd, type Crowd } from "../../src/crowd/index.ts
 import { createCrowdWorkers } from "../../src/crowd/crowd-workers.ts";
 import { CROWD_KERNEL_WASM_BASE64 } from "../../src/crowd/wasm/kernel-binary.ts";
 import { crowdKernelSupported, loadCrowdKernel, loadCrowdKernelSync } from "../../src/crowd/wasm/kernel.ts";
-import { SCALES_MOVE, TRANSLATIONS_MOVE, packClip, packedClipBytes, packedTimeline, seriesDegree } from "../../src/crowd/wasm/pack-clip.ts";
+import { HEADER_SCALES_UNIT, SCALES_MOVE, SCALES_UNIT, TRANSLATIONS_MOVE, packClip, packedClipBytes, packedTimeline, seriesDegree } from "../../src/crowd/wasm/pack-clip.ts";
 import { readSlot, slotBytes, writeSlot } from "../../src/crowd/wasm/slot-layout.ts";
 import { OP, createWasmCrowd, type WasmCrowd } from "../../src/crowd/wasm/wasm-crowd.ts";
 import { setParam, trigger } from "../../src/graph/commands.ts";
@@ -305,8 +305,9 @@ test("packing flags the groups whose translations or scales move; still planes a
   const h = harness(J);
   const at = packClip(h.w.f32, h.w.i32, h.clipAt, clip, timeline);
   const flags = h.w.i32[(at >> 2) + 4]! >> 2;
-  assert.deepEqual([h.w.i32[flags]!, h.w.i32[flags + 1]!], [0, TRANSLATIONS_MOVE], "group 0 still, group 1 translating, no scales");
+  assert.deepEqual([h.w.i32[flags]!, h.w.i32[flags + 1]!], [SCALES_UNIT, TRANSLATIONS_MOVE | SCALES_UNIT], "group 0 still, group 1 translating, scales 1 throughout");
   assert.equal(SCALES_MOVE & (h.w.i32[flags]! | h.w.i32[flags + 1]!), 0);
+  assert.equal(h.w.i32[(at >> 2) + HEADER_SCALES_UNIT], 1, "the header says every scale is 1");
   const got = createPose(J), ref = createPose(J);
   h.run([[OP.sample, h.slot(0), h.clipAt, 1, 0, 0, 0.25]]);
   readSlot(got, h.w.f32, h.slot(0) >> 2);
@@ -376,6 +377,38 @@ test("kernel BLEND and LAYER (override, additive, masks, w = 0, 1, in between, N
         assert.ok(dr <= 2e-6 && dt <= 2e-6 && ds <= 2e-6, `${mode} ${rotation} w ${w}: r ${dr} t ${dt} s ${ds}`);
       },
     ),
+  );
+});
+
+test("packing: a clip that scales a joint is not flagged unit-scale in that joint's group nor in its header", () => {
+  const J = 6;
+  const skeleton = createSkeleton({ names: Array.from({ length: J }, (_, j) => `j${j}`), parents: Array.from({ length: J }, (_, j) => j - 1) });
+  // Joint 4 holds a scale of 2 (still, but not 1); nothing else scales.
+  const tracks = [{ joint: 4, path: "scale" as const, interpolation: "LINEAR" as const, stride: 3 as const, times: Float32Array.of(0, 1), values: Float32Array.of(2, 2, 2, 2, 2, 2) }];
+  const clip = createClip({ name: "big", skeleton, tracks });
+  const h = harness(J);
+  const at = packClip(h.w.f32, h.w.i32, h.clipAt, clip, packedTimeline(clip)!);
+  const flags = h.w.i32[(at >> 2) + 4]! >> 2;
+  assert.deepEqual([h.w.i32[flags]!, h.w.i32[flags + 1]!], [SCALES_UNIT, 0]);
+  assert.equal(h.w.i32[(at >> 2) + HEADER_SCALES_UNIT], 0);
+});
+
+test("BLEND told that both poses have unit scales (e = 1, dst = from) leaves the same bits as the full blend (property)", () => {
+  const J = 7;
+  fc.assert(
+    fc.property(randomPose(J), randomPose(J), fc.double({ min: -0.2, max: 1.2, noNaN: false }), fc.constantFrom(0, 1), (a, b, w, rot) => {
+      a.s.fill(1);
+      b.s.fill(1);
+      const h = harness(J);
+      for (const k of [0, 2]) writeSlot(h.w.f32, h.slot(k) >> 2, a);
+      writeSlot(h.w.f32, h.slot(1) >> 2, b);
+      h.run([
+        [OP.blend, h.slot(0), h.slot(0), h.slot(1), rot, 0, w],
+        [OP.blend, h.slot(2), h.slot(2), h.slot(1), rot, 1, w],
+      ]);
+      const bytes = slotBytes(J);
+      assert.deepEqual(new Uint32Array(h.w.memory.buffer, h.slot(2), bytes / 4), new Uint32Array(h.w.memory.buffer, h.slot(0), bytes / 4), `w ${w}`);
+    }),
   );
 });
 
@@ -466,5 +499,50 @@ test("localPoses: false keeps only model matrices (no pose buffer) and gives the
       }
       assert.deepEqual(lean.model, full.model, `frame ${k}`);
     }
+  }
+});
+
+test("the recorder marks a BLEND of two samples of unit-scale clips (e = 1, so the kernel skips the scales) and no other; the crowd still matches the JS path", () => {
+  const J = 5;
+  const skeleton = createSkeleton({ names: Array.from({ length: J }, (_, j) => `j${j}`), parents: Array.from({ length: J }, (_, j) => j - 1) });
+  const swing = (name: string, amplitude: number, scale: number): ReturnType<typeof createClip> => createClip({
+    name, skeleton,
+    tracks: [
+      ...Array.from({ length: J }, (_, j) => ({
+        joint: j, path: "rotation" as const, interpolation: "LINEAR" as const, stride: 4 as const, times: Float32Array.of(0, 0.5, 1),
+        values: Float32Array.of(0, 0, 0, 1, Math.sin(amplitude * (j + 1)), 0, 0, Math.cos(amplitude * (j + 1)), 0, 0, 0, 1),
+      })),
+      ...(scale === 1 ? [] : [{ joint: 2, path: "scale" as const, interpolation: "LINEAR" as const, stride: 3 as const, times: Float32Array.of(0, 1), values: Float32Array.of(scale, 1, 1, scale, 1, 1) }]),
+    ],
+  });
+  const clips = [swing("A", 0.2, 1), swing("B", 0.5, 1), swing("Scaled", 0.3, 1.5)];
+  const blendOf = (a: string, b: string): CompiledGraph => {
+    const spec = {
+      animgraph: 1, name: "blend", parameters: { x: { type: "float", default: 0.4, min: 0, max: 1 } },
+      layers: [{ name: "base", machine: { entry: "Move", states: { Move: { blend1d: { param: "x", children: [{ at: 0, clip: a }, { at: 1, clip: b }] } } }, transitions: [] } }],
+    };
+    const parsed = parseGraphSpec(parseJsonText(JSON.stringify(spec), "blend.animgraph.json"));
+    assert.ok(parsed.spec, JSON.stringify(parsed.diagnostics));
+    return compileGraph(parsed.spec, skeleton, clips).graph!;
+  };
+  for (const [a, b, unit] of [["A", "B", 1], ["A", "Scaled", 0], ["Scaled", "B", 0]] as const) {
+    const graph = blendOf(a, b);
+    const withKernel = createCrowd(graph, 3, { kernel });
+    const js = createCrowd(graph, 3);
+    for (let k = 0; k < 20; k++) {
+      evaluateCrowd(withKernel, 1 / 30);
+      evaluateCrowd(js, 1 / 30);
+    }
+    // The last batch's commands are still in the list: every BLEND says whether both poses have unit scales.
+    const w = withKernel.wasm!;
+    const o = w.commandsAt >> 2;
+    let blends = 0;
+    for (let k = 0; w.i32[o + 8 * k] !== OP.end; k++) {
+      if (w.i32[o + 8 * k] !== OP.blend) continue;
+      blends++;
+      assert.equal(w.i32[o + 8 * k + 5], unit, `${a} + ${b}`);
+    }
+    assert.equal(blends, 3, `${a} + ${b}: one BLEND per character`);
+    assert.ok(maxDiff(withKernel.poseBuffer, js.poseBuffer) <= 2e-6, `${a} + ${b}: kernel against JS`);
   }
 });

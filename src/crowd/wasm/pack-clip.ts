@@ -47,6 +47,12 @@ const flagBytes = (jointCount: number): number => 16 * Math.ceil(Math.ceil(joint
 /** Vector flags: the group's translations (bit 0) or scales (bit 1) differ between some keys. */
 export const TRANSLATIONS_MOVE = 1;
 export const SCALES_MOVE = 2;
+/** Vector flag: the group's scales are exactly 1 in every key (the kernel then skips multiplying by them). */
+export const SCALES_UNIT = 4;
+/** Header word (int32 index from the header) that is 1 when every group's scales are exactly 1 in every key. */
+export const HEADER_SCALES_UNIT = 5;
+/** float32 1 as int32 bits. */
+const ONE_BITS = 0x3f800000;
 
 /**
  * Writes the clip at byte `at` of the kernel memory (`f32`/`i32` views of it): the header (key count,
@@ -80,6 +86,7 @@ export function packClip(f32: Float32Array, i32: Int32Array, at: number, clip: C
   i32[(at >> 2) + 3] = seriesDegree(yMax);
   // Compare every key's translation and scale planes with key 0's, bit for bit.
   const G = Math.ceil(J / 4);
+  let unit = 1;
   for (let g = 0; g < G; g++) {
     let flags = 0;
     const t0 = (keysAt >> 2) + 16 * G + 12 * g, s0 = t0 + 12 * G;
@@ -90,8 +97,15 @@ export function packClip(f32: Float32Array, i32: Int32Array, at: number, clip: C
         if (i32[s0 + o + x] !== i32[s0 + x]) flags |= SCALES_MOVE;
       }
     }
+    if ((flags & SCALES_MOVE) === 0) {
+      let ones = true;
+      for (let x = 0; x < 12; x++) if (i32[s0 + x] !== ONE_BITS) ones = false;
+      if (ones) flags |= SCALES_UNIT;
+    }
+    if ((flags & SCALES_UNIT) === 0) unit = 0;
     i32[(flagsAt >> 2) + g] = flags;
   }
+  i32[(at >> 2) + HEADER_SCALES_UNIT] = unit;
   return at;
 }
 

@@ -9,6 +9,7 @@ import { stripRootMotionUnchecked } from "../../root-motion/root-motion.ts";
 import { childWeights } from "../../state-machine/state-clock.ts";
 import type { SteadyPlan } from "../steady-advance.ts";
 import { recordKeptInPlace, recordRememberKept } from "./kernel-poses.ts";
+import { HEADER_SCALES_UNIT } from "./pack-clip.ts";
 import { COMMAND_CAPACITY, OP, STAGING_CAPACITY, type WasmCrowd } from "./wasm-crowd.ts";
 
 /** Runs the recorded batch and starts a new one. Slots keep their contents across batches. */
@@ -104,6 +105,15 @@ function loadFrozen(w: WasmCrowd, dst: number, mi: MachineInstance): void {
   emit(w, OP.load, dst, pose.t.byteOffset, 0, 0, 0);
 }
 
+/**
+ * Whether child c of state s is sampled by the kernel from a clip whose scales are all exactly 1 (so is
+ * its sampled pose: STRIP leaves scales alone). A BLEND of two such poses may skip its scales.
+ */
+function unitScales(w: WasmCrowd, mi: MachineInstance, s: number, c: number): boolean {
+  const header = w.sourceHeader[mi.machine.id]![s]![c]!;
+  return header >= 0 && w.i32[(header >> 2) + HEADER_SCALES_UNIT] === 1;
+}
+
 /** Samples child c of state s at time x[0]. */
 function sampleSource(w: WasmCrowd, inst: GraphInstance, dst: number, src: MotionSource, mi: MachineInstance, s: number, c: number): void {
   const id = mi.machine.id;
@@ -132,6 +142,7 @@ export function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstan
   }
   const weights = childWeights(inst, mi, s);
   let acc = 0;
+  let unit = false;
   for (let c = 0; c < m.sources.length; c++) {
     const wc = weights[c]!;
     if (!(wc > 0)) continue;
@@ -140,11 +151,13 @@ export function recordState(w: WasmCrowd, inst: GraphInstance, mi: MachineInstan
     if (acc === 0) {
       sampleSource(w, inst, out, src, mi, s, c);
       acc = wc;
+      unit = unitScales(w, mi, s, c);
     } else {
       const tmp = acquire(w);
       sampleSource(w, inst, tmp, src, mi, s, c);
       acc += wc;
-      w.f64[emit(w, OP.blend, out, out, tmp, w.rotMode, 0)] = wc / acc;
+      unit = unit && unitScales(w, mi, s, c);
+      w.f64[emit(w, OP.blend, out, out, tmp, w.rotMode, unit ? 1 : 0)] = wc / acc;
       release(w);
     }
   }
@@ -254,16 +267,19 @@ function recordPlanned(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, p
   if (m.kind === "machine") throw new Error("recordSteady: a nested machine is not steady");
   const count = plan.childCount[li]!;
   const children = plan.children[li]!, blend = plan.blendWeight[li]!;
+  let unit = false;
   for (let k = 0; k < count; k++) {
     const c = children[k]!;
     const src = m.sources[c]!;
     childTimeAt(mi, st, s, src, m.sync, x, 0);
     if (k === 0) {
       sampleSource(w, inst, out, src, mi, s, c);
+      unit = unitScales(w, mi, s, c);
     } else {
       const tmp = acquire(w);
       sampleSource(w, inst, tmp, src, mi, s, c);
-      w.f64[emit(w, OP.blend, out, out, tmp, w.rotMode, 0)] = blend[k]!;
+      unit = unit && unitScales(w, mi, s, c);
+      w.f64[emit(w, OP.blend, out, out, tmp, w.rotMode, unit ? 1 : 0)] = blend[k]!;
       release(w);
     }
   }
