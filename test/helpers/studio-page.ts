@@ -1,6 +1,7 @@
 // One studio page in headless Chromium for an end-to-end test file: the studio built into its own
 // directory (other e2e files build at the same time), served by vite preview, opened once it is ready.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { after, before } from "node:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build, preview } from "vite";
@@ -42,5 +43,43 @@ export async function openStudioPage(name: string, viewport: { width: number; he
       await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
       rmSync(outDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A studio page shared by a test file's tests (`studioPageForFile`). */
+export interface FileStudioPage {
+  /** node:test's `skip` for the file's tests: false, or why they cannot run. */
+  readonly skip: false | string;
+  /** The page; only inside tests (it opens in the file's `before` hook). */
+  readonly page: Page;
+  /** Console errors and uncaught exceptions of the page so far, in order. */
+  readonly pageErrors: string[];
+}
+
+/**
+ * Opens a studio page before a test file's tests and closes it after them (node:test hooks registered
+ * here, at the file's top level): built, served and loaded as `openStudioPage` does, then waited for
+ * until `ready` (a page function or expression) holds. Without Chromium it opens nothing and `skip` says why.
+ */
+export function studioPageForFile(
+  name: string, viewport: { width: number; height: number }, ready: Parameters<Page["waitForFunction"]>[0],
+): FileStudioPage {
+  let studio: StudioPage | undefined;
+  before(async () => {
+    if (skipWithoutChromium) return;
+    studio = await openStudioPage(name, viewport);
+    await studio.page.waitForFunction(ready, undefined, { timeout: 60_000 });
+  }, { timeout: 180_000 });
+  after(async () => {
+    await studio?.close();
+  });
+  const opened = (): StudioPage => {
+    if (!studio) throw new Error(`the ${name} studio page is not open: read it inside a test`);
+    return studio;
+  };
+  return {
+    skip: skipWithoutChromium,
+    get page() { return opened().page; },
+    get pageErrors() { return opened().pageErrors; },
   };
 }

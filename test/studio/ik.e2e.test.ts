@@ -4,42 +4,29 @@
 // on the target gizmo; the keyboard disables, adds, reorders and removes layers; undo takes every edit
 // back to the original JSON, and the gizmos go with the layers. On Fox, a foot-placement layer's ground
 // raised by its parameter raises the planted feet by as much; a target dragged in the viewport is one edit.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Locator, Page } from "playwright-core";
+import type { Locator } from "playwright-core";
 import { repoPath } from "../helpers/assets.ts";
-import { openStudioPage, skipWithoutChromium, type StudioPage } from "../helpers/studio-page.ts";
+import { studioPageForFile } from "../helpers/studio-page.ts";
 
-const skip = skipWithoutChromium;
-let studio: StudioPage | undefined;
-let page: Page;
-let pageErrors: string[] = [];
-
-before(async () => {
-  if (skip) return;
-  studio = await openStudioPage("ik", { width: 1440, height: 1000 });
-  ({ page, pageErrors } = studio);
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] !== undefined, undefined, { timeout: 60_000 });
-}, { timeout: 180_000 });
-
-after(async () => {
-  await studio?.close();
-});
+const studio = studioPageForFile("ik", { width: 1440, height: 1000 }, () => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] !== undefined);
+const skip = studio.skip;
 
 type Vec = [number, number, number];
 interface Gizmo { name: string; solver: string; weight: number; target: Vec | null; targetModel: Vec | null }
 // Reading the store and the hooks is only for checking: every edit goes through the page's controls.
-const storeText = (): Promise<string> => page.evaluate("window.animgraphStudio.store.text") as Promise<string>;
+const storeText = (): Promise<string> => studio.page.evaluate("window.animgraphStudio.store.text") as Promise<string>;
 const ikOf = async (): Promise<Record<string, unknown>[]> => (JSON.parse(await storeText()) as { ik?: Record<string, unknown>[] }).ik ?? [];
-const gizmos = (): Promise<Gizmo[]> => page.evaluate("window.animgraphStudio.ikGizmos()") as Promise<Gizmo[]>;
-const joint = (name: string): Promise<{ world: Vec; model: Vec; pose: Vec }> => page.evaluate(`window.animgraphStudio.joint(${JSON.stringify(name)})`) as Promise<{ world: Vec; model: Vec; pose: Vec }>;
-const ik = (key: string): Locator => page.locator(`#ik [data-key="${key}"]`);
+const gizmos = (): Promise<Gizmo[]> => studio.page.evaluate("window.animgraphStudio.ikGizmos()") as Promise<Gizmo[]>;
+const joint = (name: string): Promise<{ world: Vec; model: Vec; pose: Vec }> => studio.page.evaluate(`window.animgraphStudio.joint(${JSON.stringify(name)})`) as Promise<{ world: Vec; model: Vec; pose: Vec }>;
+const ik = (key: string): Locator => studio.page.locator(`#ik [data-key="${key}"]`);
 const dist = (a: readonly number[], b: readonly number[]): number => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
 /** Moves a parameter's slider in the Parameters panel to `value` (as dragging it would). */
 async function slide(param: string, value: number): Promise<void> {
-  await page.locator(`input[data-param="${param}"]`).waitFor();
-  await page.evaluate(([p, v]) => {
+  await studio.page.locator(`input[data-param="${param}"]`).waitFor();
+  await studio.page.evaluate(([p, v]) => {
     const input = document.querySelector<HTMLInputElement>(`input[data-param="${p}"]`)!;
     input.value = String(v);
     input.dispatchEvent(new Event("input", { bubbles: true }));
@@ -47,8 +34,8 @@ async function slide(param: string, value: number): Promise<void> {
 }
 /** Waits for `n` more frames of the studio's loop. */
 async function frames(n: number): Promise<void> {
-  const start = await page.evaluate("window.animgraphStudio.frames()") as number;
-  await page.waitForFunction(`window.animgraphStudio.frames() >= ${start + n}`);
+  const start = await studio.page.evaluate("window.animgraphStudio.frames()") as number;
+  await studio.page.waitForFunction(`window.animgraphStudio.frames() >= ${start + n}`);
 }
 
 test("robot: a two-bone IK layer added and bound to new parameters from the panel puts the hand on the target; the keyboard edits the stack; undo gives the original JSON", { skip, timeout: 300_000 }, async () => {
@@ -59,21 +46,21 @@ test("robot: a two-bone IK layer added and bound to new parameters from the pane
   // Add: the solver picker and the + button.
   await ik("ik-new-solver").selectOption("twoBone");
   await ik("ik-add").click();
-  await page.locator('#ik [data-ik-layer="0"]').waitFor();
+  await studio.page.locator('#ik [data-ik-layer="0"]').waitFor();
   assert.deepEqual((await ikOf())[0], { name: "Palm2.L IK", solver: "twoBone", joints: ["UpperArm.L", "LowerArm.L", "Palm2.L"], target: (await ikOf())[0]!["target"] });
   assert.equal(await ik("ik-joint-joints-2").inputValue(), "Palm2.L");
 
   // Bind the target's coordinates and the weight to new parameters.
   for (const slot of ["target/0", "target/1", "target/2", "weight"]) {
     await ik(`ik-bind-${slot}`).selectOption({ label: "new parameter…" });
-    await page.waitForFunction(`(() => { const l = JSON.parse(window.animgraphStudio.store.text).ik[0]; const v = ${JSON.stringify(slot)} === "weight" ? l.weight : l.target[${Number(slot.slice(-1))}]; return v && typeof v.param === "string"; })()`);
+    await studio.page.waitForFunction(`(() => { const l = JSON.parse(window.animgraphStudio.store.text).ik[0]; const v = ${JSON.stringify(slot)} === "weight" ? l.weight : l.target[${Number(slot.slice(-1))}]; return v && typeof v.param === "string"; })()`);
   }
   const layer = (await ikOf())[0]!;
   assert.deepEqual(layer["target"], [{ param: "Palm2.L IK x" }, { param: "Palm2.L IK y" }, { param: "Palm2.L IK z" }]);
   assert.deepEqual(layer["weight"], { param: "Palm2.L IK weight" });
   // The graph recompiles and plays the layer: its gizmo is drawn, the sliders are in the Parameters panel.
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.querySelector('input[data-param="Palm2.L IK weight"]') !== null, undefined, { timeout: 30_000 });
-  await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 1");
+  await studio.page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.querySelector('input[data-param="Palm2.L IK weight"]') !== null, undefined, { timeout: 30_000 });
+  await studio.page.waitForFunction("window.animgraphStudio.ikGizmos().length === 1");
 
   // A target three quarters of the way from the shoulder to where the hand is now, a little forward: within
   // reach (the robot's forearm is twice its upper arm, so a target nearer the shoulder than a third of the arm is not).
@@ -84,7 +71,7 @@ test("robot: a two-bone IK layer added and bound to new parameters from the pane
   for (const [c, axis] of ["x", "y", "z"].entries()) await slide(`Palm2.L IK ${axis}`, want[c]!);
   await frames(4);
   // The gizmo and the bones read in one go (the same frame).
-  const [[g], reached, upper, middle] = await page.evaluate(`(() => { const s = window.animgraphStudio; return [s.ikGizmos(), s.joint("Palm2.L"), s.joint("UpperArm.L"), s.joint("LowerArm.L")]; })()`) as [Gizmo[], { world: Vec; model: Vec; pose: Vec }, { world: Vec; model: Vec; pose: Vec }, { world: Vec; model: Vec; pose: Vec }];
+  const [[g], reached, upper, middle] = await studio.page.evaluate(`(() => { const s = window.animgraphStudio; return [s.ikGizmos(), s.joint("Palm2.L"), s.joint("UpperArm.L"), s.joint("LowerArm.L")]; })()`) as [Gizmo[], { world: Vec; model: Vec; pose: Vec }, { world: Vec; model: Vec; pose: Vec }, { world: Vec; model: Vec; pose: Vec }];
   assert.equal(g!.weight, 1);
   // The slider's step rounds the value: the target is what the parameters hold, near the one asked for.
   assert.ok(dist(g!.targetModel!, want) < 0.05 * arm, `target ${g!.targetModel} vs asked ${want}`);
@@ -103,61 +90,61 @@ test("robot: a two-bone IK layer added and bound to new parameters from the pane
   await slide("Palm2.L IK weight", 1);
 
   // Keyboard: Space disables the focused layer, N adds one (the solver picked), Alt+↑ runs it earlier, Delete removes it.
-  await page.locator('#ik [data-ik-layer="0"]').focus();
-  await page.keyboard.press(" ");
-  await page.waitForFunction(() => JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0].enabled === false);
+  await studio.page.locator('#ik [data-ik-layer="0"]').focus();
+  await studio.page.keyboard.press(" ");
+  await studio.page.waitForFunction(() => JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0].enabled === false);
   await frames(4);
   assert.ok(dist((await joint("Palm2.L")).model, (await gizmos())[0]!.targetModel!) > 0.2 * arm, "a disabled layer does not run");
-  await page.locator('#ik [data-ik-layer="0"]').focus();
-  await page.keyboard.press(" ");
-  await page.waitForFunction(() => !("enabled" in JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0]));
+  await studio.page.locator('#ik [data-ik-layer="0"]').focus();
+  await studio.page.keyboard.press(" ");
+  await studio.page.waitForFunction(() => !("enabled" in JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0]));
   await ik("ik-new-solver").selectOption("aim");
-  await page.locator('#ik [data-ik-layer="0"]').focus();
-  await page.keyboard.press("n");
-  await page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 2);
+  await studio.page.locator('#ik [data-ik-layer="0"]').focus();
+  await studio.page.keyboard.press("n");
+  await studio.page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 2);
   assert.deepEqual((await ikOf()).map((l) => l["name"]), ["Palm2.L IK", "Head aim"]);
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-ik-layer")), "1", "the new layer has the focus");
-  await page.keyboard.press("Alt+ArrowUp");
-  await page.waitForFunction(() => JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0].name === "Head aim");
-  await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 2");
-  await page.locator('#ik [data-ik-layer="0"]').focus();
-  await page.keyboard.press("Delete");
-  await page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 1);
+  assert.equal(await studio.page.evaluate(() => document.activeElement?.getAttribute("data-ik-layer")), "1", "the new layer has the focus");
+  await studio.page.keyboard.press("Alt+ArrowUp");
+  await studio.page.waitForFunction(() => JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[0].name === "Head aim");
+  await studio.page.waitForFunction("window.animgraphStudio.ikGizmos().length === 2");
+  await studio.page.locator('#ik [data-ik-layer="0"]').focus();
+  await studio.page.keyboard.press("Delete");
+  await studio.page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 1);
   assert.deepEqual((await ikOf()).map((l) => l["name"]), ["Palm2.L IK"]);
 
   // A chain that is not one: the compiler's finding shows at the layer; the last good graph plays on.
   await ik("ik-joint-joints-2").selectOption("Head");
-  await page.waitForFunction(() => document.querySelector('#ik [data-ik-layer="0"]')?.classList.contains("finding-error") === true, undefined, { timeout: 30_000 });
-  assert.match(await page.locator("#ik .ik-findings").textContent() ?? "", /E_IK_NOT_A_CHAIN \/ik\/0\/joints\/2/);
-  await page.locator('#ik [data-ik-layer="0"]').focus();
-  await page.keyboard.press("Control+z");
-  await page.waitForFunction(() => document.querySelector('#ik [data-ik-layer="0"]')?.classList.contains("finding-error") === false, undefined, { timeout: 30_000 });
+  await studio.page.waitForFunction(() => document.querySelector('#ik [data-ik-layer="0"]')?.classList.contains("finding-error") === true, undefined, { timeout: 30_000 });
+  assert.match(await studio.page.locator("#ik .ik-findings").textContent() ?? "", /E_IK_NOT_A_CHAIN \/ik\/0\/joints\/2/);
+  await studio.page.locator('#ik [data-ik-layer="0"]').focus();
+  await studio.page.keyboard.press("Control+z");
+  await studio.page.waitForFunction(() => document.querySelector('#ik [data-ik-layer="0"]')?.classList.contains("finding-error") === false, undefined, { timeout: 30_000 });
 
   // Undo everything: the JSON is the original, the layer and its gizmos are gone.
   let undos = 0;
-  while ((await page.getAttribute("#undo", "aria-disabled")) !== "true") { await page.keyboard.press("Control+z"); undos++; }
+  while ((await studio.page.getAttribute("#undo", "aria-disabled")) !== "true") { await studio.page.keyboard.press("Control+z"); undos++; }
   assert.ok(undos >= 5, `${undos} undo steps`);
   assert.equal(await storeText(), original);
-  await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 0", undefined, { timeout: 30_000 });
-  assert.equal(await page.locator("#ik [data-ik-layer]").count(), 0);
-  assert.deepEqual(pageErrors, []);
+  await studio.page.waitForFunction("window.animgraphStudio.ikGizmos().length === 0", undefined, { timeout: 30_000 });
+  assert.equal(await studio.page.locator("#ik [data-ik-layer]").count(), 0);
+  assert.deepEqual(studio.pageErrors, []);
 });
 
 test("Fox: a foot-placement layer added from the panel, its ground height bound to a new parameter: raising the ground raises the planted feet by as much", { skip, timeout: 300_000 }, async () => {
-  await page.setInputFiles("#open-glb", repoPath("examples/fox/Fox.glb"));
-  await page.waitForFunction(() => /Fox/.test(document.querySelector("#status")?.textContent ?? ""), undefined, { timeout: 60_000 });
-  await page.selectOption("#new-graph", "clips");
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
+  await studio.page.setInputFiles("#open-glb", repoPath("examples/fox/Fox.glb"));
+  await studio.page.waitForFunction(() => /Fox/.test(document.querySelector("#status")?.textContent ?? ""), undefined, { timeout: 60_000 });
+  await studio.page.selectOption("#new-graph", "clips");
+  await studio.page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
   await ik("ik-new-solver").selectOption("footPlacement");
   await ik("ik-add").click();
-  await page.locator('#ik [data-ik-layer="0"]').waitFor();
+  await studio.page.locator('#ik [data-ik-layer="0"]').waitFor();
   const layer = (await ikOf())[0]!;
   assert.equal(layer["pelvis"], "b_Hip_01");
   assert.deepEqual(layer["legs"], [["b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017"], ["b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021"]]);
   await ik("ik-bind-ground/height").selectOption({ label: "new parameter…" });
   const param = "Foot placement ground height";
-  await page.waitForFunction((p) => document.body.dataset["graph"] === "ok" && document.querySelector(`input[data-param="${p}"]`) !== null, param, { timeout: 30_000 });
-  await page.waitForFunction("window.animgraphStudio.ikGizmos().length === 1 && window.animgraphStudio.ikGizmos()[0].ground !== null");
+  await studio.page.waitForFunction((p) => document.body.dataset["graph"] === "ok" && document.querySelector(`input[data-param="${p}"]`) !== null, param, { timeout: 30_000 });
+  await studio.page.waitForFunction("window.animgraphStudio.ikGizmos().length === 1 && window.animgraphStudio.ikGizmos()[0].ground !== null");
 
   const feet = ["b_LeftFoot01_017", "b_RightFoot01_021"];
   /** Each foot's height (model y, from the output pose) over `n` frames, with the ground height of each frame. */
@@ -165,7 +152,7 @@ test("Fox: a foot-placement layer added from the panel, its ground height bound 
     const heights: number[][] = feet.map(() => []), ground: number[] = [];
     for (let k = 0; k < n; k++) {
       await frames(1);
-      const [g, ...joints] = await page.evaluate(`(() => { const s = window.animgraphStudio; return [s.ikGizmos()[0], ${feet.map((f) => `s.joint(${JSON.stringify(f)})`).join(", ")}]; })()`) as [{ ground: { height: number } }, ...{ pose: Vec }[]];
+      const [g, ...joints] = await studio.page.evaluate(`(() => { const s = window.animgraphStudio; return [s.ikGizmos()[0], ${feet.map((f) => `s.joint(${JSON.stringify(f)})`).join(", ")}]; })()`) as [{ ground: { height: number } }, ...{ pose: Vec }[]];
       joints.forEach((j, f) => heights[f]!.push(j.pose[1]));
       ground.push(g.ground.height);
     }
@@ -190,35 +177,35 @@ test("Fox: a foot-placement layer added from the panel, its ground height bound 
   });
   // The plane gizmo sits at the ground's height under the pelvis (world space: its centre's model height is h).
   const centre = (await gizmos() as unknown as { ground: { centre: Vec } }[])[0]!.ground.centre;
-  const model = await page.evaluate(`(() => { const s = window.animgraphStudio; const m = s.modelPoint(${JSON.stringify(centre)}); return m; })()`) as Vec;
+  const model = await studio.page.evaluate(`(() => { const s = window.animgraphStudio; const m = s.modelPoint(${JSON.stringify(centre)}); return m; })()`) as Vec;
   assert.ok(Math.abs(model[1] - h) < 1e-6 * leg + 1e-9, `the plane's centre is at model height ${model[1]}, the ground at ${h}`);
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(studio.pageErrors, []);
 });
 
 test("dragging the selected layer's target in the viewport moves its numbers in the document (one undo step) and the limb follows", { skip, timeout: 300_000 }, async () => {
   // Still Fox: a two-bone layer on its front leg, the target left as numbers.
   await ik("ik-new-solver").selectOption("twoBone");
   await ik("ik-add").click();
-  await page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 2);
+  await studio.page.waitForFunction(() => document.querySelectorAll("#ik [data-ik-layer]").length === 2);
   const before = (await ikOf())[1]!;
   const end = (before["joints"] as string[])[2]!;
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && (window as unknown as { animgraphStudio: { ikGizmos(): unknown[] } }).animgraphStudio.ikGizmos().length === 2, undefined, { timeout: 30_000 });
+  await studio.page.waitForFunction(() => document.body.dataset["graph"] === "ok" && (window as unknown as { animgraphStudio: { ikGizmos(): unknown[] } }).animgraphStudio.ikGizmos().length === 2, undefined, { timeout: 30_000 });
   await frames(3);
   const g = (await gizmos())[1]!;
-  const from = await page.evaluate(`window.animgraphStudio.screenPoint(${JSON.stringify(g.target)})`) as { x: number; y: number };
-  const undoLabel = async (): Promise<string> => (await page.getAttribute("#undo", "title")) ?? "";
+  const from = await studio.page.evaluate(`window.animgraphStudio.screenPoint(${JSON.stringify(g.target)})`) as { x: number; y: number };
+  const undoLabel = async (): Promise<string> => (await studio.page.getAttribute("#undo", "title")) ?? "";
   const labelBefore = await undoLabel();
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  for (let k = 1; k <= 8; k++) await page.mouse.move(from.x + 5 * k, from.y - 4 * k);
-  await page.mouse.up();
-  await page.waitForFunction((t) => JSON.stringify(JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[1].target) !== t, JSON.stringify(before["target"]), { timeout: 30_000 });
+  await studio.page.mouse.move(from.x, from.y);
+  await studio.page.mouse.down();
+  for (let k = 1; k <= 8; k++) await studio.page.mouse.move(from.x + 5 * k, from.y - 4 * k);
+  await studio.page.mouse.up();
+  await studio.page.waitForFunction((t) => JSON.stringify(JSON.parse((window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text).ik[1].target) !== t, JSON.stringify(before["target"]), { timeout: 30_000 });
   const moved = (await ikOf())[1]!["target"] as Vec;
   const was = before["target"] as Vec;
   assert.ok(dist(moved, was) > 0, `target ${was} → ${moved}`);
   assert.match(await undoLabel(), /Move target of /);
   // The limb's end follows the moved target (a recompile on the next frame).
-  await page.waitForFunction((t) => { const g2 = (window as unknown as { animgraphStudio: { ikGizmos(): { targetModel: number[] }[] } }).animgraphStudio.ikGizmos()[1]; return g2 !== undefined && Math.hypot(g2.targetModel[0]! - t[0]!, g2.targetModel[1]! - t[1]!, g2.targetModel[2]! - t[2]!) < 1e-9; }, moved, { timeout: 30_000 });
+  await studio.page.waitForFunction((t) => { const g2 = (window as unknown as { animgraphStudio: { ikGizmos(): { targetModel: number[] }[] } }).animgraphStudio.ikGizmos()[1]; return g2 !== undefined && Math.hypot(g2.targetModel[0]! - t[0]!, g2.targetModel[1]! - t[1]!, g2.targetModel[2]! - t[2]!) < 1e-9; }, moved, { timeout: 30_000 });
   await frames(3);
   const after = await joint(end);
   const g2 = (await gizmos())[1]!;
@@ -226,10 +213,10 @@ test("dragging the selected layer's target in the viewport moves its numbers in 
   assert.ok(dist(after.pose, g2.targetModel!) < dist(was, g2.targetModel!) + 1e-9, "the end is nearer the dragged target than the old target is");
   assert.ok(hipToEnd > 0);
   // One drag, one undo step: undo gives the target it had.
-  await page.locator('#ik [data-ik-layer="1"]').focus();
-  await page.keyboard.press("Control+z");
-  await page.waitForFunction(() => (window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text.includes('"ik"'));
+  await studio.page.locator('#ik [data-ik-layer="1"]').focus();
+  await studio.page.keyboard.press("Control+z");
+  await studio.page.waitForFunction(() => (window as unknown as { animgraphStudio: { store: { text: string } } }).animgraphStudio.store.text.includes('"ik"'));
   assert.deepEqual((await ikOf())[1]!["target"], was);
   assert.equal(await undoLabel(), labelBefore);
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(studio.pageErrors, []);
 });
