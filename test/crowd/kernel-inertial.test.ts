@@ -186,6 +186,20 @@ test("interruptions mid-transition in a kernel crowd: freezes, a full transition
   const mixedBase = compile(spec((k) => MODES[k % 3]!, "deadBlend"), { maxStackDepth: 2 });
   for (const [label, graph] of [["crossfading base", crossfadeBase], ["inertializing base", inertialBase], ["mixed base", mixedBase]] as const) {
     const w = compare(graph, 6, 400, drive, dt);
+    // The rotation bound, 2e-6, as a budget (measured 6.6e-7, 9.5e-7 and 1.37e-6 for the three bases).
+    // - The difference the crossfade kernel itself leaves: at most the crossfading base's 6.6e-7 (its
+    //   nested machine inertializes too, so this part is over-counted).
+    // - An inertialization amplifies a difference in velocity. Its offset is x₀·h₀(u) + v₀·D·h₁(u)
+    //   (src/blend/pose-offset.ts), with v₀ the change between the last two output poses over their
+    //   Δt = 1/60 s, and h₁ peaks at 16/81 (u = 1/3). A difference δ between the two paths' frame-to-frame
+    //   changes therefore reaches the output as δ·(16/81)·D/Δt = 4.74·δ for this graph's longest
+    //   transition (D = 0.4 s). Each path stores its poses in float32, so δ is at least a few ulps of a
+    //   quaternion component: 2 ulps (2·2⁻²⁴ ≈ 1.2e-7, half an ulp off on each of two poses per path)
+    //   from storage alone, plus the kernel's float32 arithmetic that is not the same from one frame to
+    //   the next.
+    // - 2e-6 = 6.6e-7 + 4.74·δ leaves δ ≤ 2.8e-7, 4.7 ulps; the mixed base's 1.37e-6 is δ ≈ 2.5 ulps.
+    //   The frame spikes do not enter: with spikes of 1/60, 0.1, 0.3 and 0.6 s the mixed base measured
+    //   1.13e-6, 1.55e-6, 1.37e-6 and 1.22e-6 (the same transitions start in ordinary frames).
     console.log(`${label}: max |Δ| rotation ${w.r.toExponential(2)}, translation ${w.t.toExponential(2)}, scale ${w.s.toExponential(2)}, model ${w.model.toExponential(2)}; ${w.inertialFrames} mid-transition, ${w.interrupted} interrupted`);
     assertWithinCrossfadeTolerance(w, label, 4e-6, 2e-5);
     assert.ok(w.interrupted > 20, `${label}: inertializations / dead blends interrupted: ${w.interrupted}`);
