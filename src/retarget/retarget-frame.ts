@@ -1,7 +1,7 @@
 import type { Clip } from "../clip/clip.ts";
 import { createClipCursor, type ClipCursor } from "../clip/clip-cursor.ts";
 import { sampleClipUnchecked } from "../clip/sample-clip.ts";
-import { solveTwoBoneIk } from "../ik/two-bone-ik.ts";
+import { solveTwoBoneIk, TWO_BONE_SOFTNESS } from "../ik/two-bone-ik.ts";
 import { quatInvert, quatMultiply, quatRotateVec3 } from "../math/quat.ts";
 import { createPose, type Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
@@ -337,10 +337,19 @@ export class RetargetFrame {
 }
 
 /**
- * solveTwoBoneIk's numbers for a leg: weight 1, no soft limit, and a pole weight set per key by
- * straightLegPoleWeight (the bend plane kept while the knee is clearly bent).
+ * solveTwoBoneIk's numbers for a leg: weight 1, a pole weight set per key by straightLegPoleWeight (the
+ * bend plane kept while the knee is clearly bent), and a soft reach over the last LEG_SOFTNESS of the leg.
  */
 const LEG_ARGS = new Float64Array([1, 0, 0, 0]);
+/**
+ * Share of the leg's length over which its reach saturates (twoBoneIk's softness). A hard reach keeps a leg
+ * straight while its foot target is beyond it and bends the knee with unbounded speed as the target comes
+ * back within reach: CMU 131_01 on RobotExpressive, a target 9 % beyond the leg 70 ms before, bent the knee
+ * 25° within 16 ms (37.7 m/s at 4.73 s). With 2 % the knee moves at most 18.4 m/s there; a foot target
+ * within 98 % of the leg is still reached exactly, and one at full reach falls short by 0.7 % of the leg.
+ */
+const LEG_SOFTNESS = 0.02;
+LEG_ARGS[TWO_BONE_SOFTNESS] = LEG_SOFTNESS;
 
 /** Knee bend (angle between thigh and shin) below which the pole alone decides the bend plane, and above which the current plane is kept. */
 const POLE_FULL_BELOW = (10 * Math.PI) / 180, POLE_NONE_ABOVE = (30 * Math.PI) / 180;
