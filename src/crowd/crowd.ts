@@ -48,7 +48,8 @@ export interface CrowdOptions {
    * graph logic stays in JS, sampling, blending and model-space transforms run in the kernel, within
    * float32 rounding of the JS path (test/crowd/wasm-crowd.test.ts measures it). The crowd's buffers
    * then live in the kernel's memory. With `buffers` (worker threads), the kernel's results are copied
-   * into them after each evaluation. Shared sampling (`share`) applies to the JS path only.
+   * into them after each evaluation. Shared sampling (`share`) applies to the JS path only. A graph with
+   * IK layers (not disabled) runs on the JS path whatever this says, since the kernel has no IK jobs.
    */
   readonly kernel?: CrowdKernel;
   /**
@@ -99,8 +100,8 @@ export interface Crowd {
   /** The crowd's sampler: the shared-sampling cache (or a plain sampler when `share` is false). */
   readonly cache: SampleCache;
   /**
-   * The kernel side when created with `kernel`, else null: its memory layout and command recorder,
-   * used by `evaluateCrowd` only.
+   * The kernel side when created with `kernel` (and the graph has no IK layer to run), else null: its
+   * memory layout and command recorder, used by `evaluateCrowd` only.
    * @internal
    */
   readonly wasm: WasmCrowd | null;
@@ -201,7 +202,10 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   const external = b
     ? { pose: local ? new Float32Array(b.pose, 4 * first * P, count * P) : new Float32Array(0), model: new Float32Array(b.model, 4 * first * 16 * J, count * 16 * J) }
     : null;
-  const kernelSide = options.kernel ? createWasmCrowd(options.kernel, graph, count, options.root, local) : null;
+  // The kernel has no IK jobs: a graph with an IK layer that can run plays on the JS path, which runs them
+  // (`crowd.wasm` is then null), rather than drawing the crowd without its IK.
+  const ikRuns = graph.ik.some((layer) => layer.weight > 0 || layer.weightSlot >= 0);
+  const kernelSide = options.kernel && !ikRuns ? createWasmCrowd(options.kernel, graph, count, options.root, local) : null;
   const poseBuffer = kernelSide ? kernelSide.poseBuffer : external ? external.pose : new Float32Array(local ? count * P : 0);
   const scratchPose = local ? null : createPose(J);
   const model = kernelSide ? kernelSide.model : external ? external.model : new Float32Array(count * 16 * J);
