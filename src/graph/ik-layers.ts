@@ -7,7 +7,6 @@ import type { Pose } from "../pose/pose.ts";
 import { modelFrames } from "../retarget/model-frames.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { ParamRef } from "../spec/graph-spec.ts";
-import { checkIkChains } from "../spec/ik-chains.ts";
 import type { IkLayerSpec, IkSolverName, IkValue } from "../spec/ik-spec.ts";
 
 /** An IK layer resolved to joint indices and parameter slots (built by `compileGraph` from the spec's `ik`). */
@@ -66,7 +65,7 @@ export interface IkRuntime {
 
 /**
  * Resolves the spec's IK layers against the skeleton: joint names to indices (E_UNKNOWN_JOINT at the name's
- * pointer), chains checked (E_IK_NOT_A_CHAIN, `checkIkChains`: each joint must be an ancestor of the next, the pelvis of
+ * pointer), chains checked (E_IK_NOT_A_CHAIN: each joint must be an ancestor of the next, the pelvis of
  * each leg), parameters to slots through `param` (which reports unknown or mistyped ones).
  */
 export function compileIkLayers(
@@ -87,7 +86,16 @@ export function compileIkLayers(
       }
       return j;
     };
-    const chainOf = (names: readonly string[], pointer: string): number[] => names.map((n, i) => joint(n, childPointer(pointer, i)));
+    const chainOf = (names: readonly string[], pointer: string): number[] => {
+      const joints = names.map((n, i) => joint(n, childPointer(pointer, i)));
+      for (let i = 1; i < joints.length; i++) {
+        if (joints[i - 1]! >= 0 && joints[i]! >= 0 && !isAncestor(skeleton, joints[i - 1]!, joints[i]!)) {
+          error("E_IK_NOT_A_CHAIN", childPointer(pointer, i), `IK layer "${spec.name}": "${names[i - 1]}" is not an ancestor of "${names[i]}"`);
+          ok = false;
+        }
+      }
+      return joints;
+    };
     const valueOf = (v: IkValue, pointer: string, what: string): [number, number] => {
       if (typeof v === "number") return [v, -1];
       const slot = param(v, childPointer(pointer, "param"), what);
@@ -132,6 +140,10 @@ export function compileIkLayers(
         spec.legs.forEach((leg, i) => {
           const pointer = childPointer(childPointer(spec.pointer, "legs"), i);
           const chain = chainOf(leg, pointer);
+          if (pelvis >= 0 && chain[0]! >= 0 && !isAncestor(skeleton, pelvis, chain[0]!)) {
+            error("E_IK_NOT_A_CHAIN", childPointer(pointer, 0), `IK layer "${spec.name}": the pelvis "${spec.pelvis}" is not an ancestor of "${leg[0]}"`);
+            ok = false;
+          }
           joints.push(...chain);
           for (const j of chain) if (j >= 0) changed[j] = CHANGED_ROTATION;
         });
@@ -148,7 +160,6 @@ export function compileIkLayers(
         break;
       }
     }
-    if (!checkIkChains(spec, (name) => skeleton.indexOf.get(name), skeleton.parents, error)) ok = false;
     if (!ok) return;
     out.push(Object.freeze({
       index, name: spec.name, pointer: spec.pointer, solver: spec.solver, weight, weightSlot, joints: Int32Array.from(joints),
@@ -233,4 +244,9 @@ function groundPlane(v: Float64Array, out: Float64Array, o: number, p: Float64Ar
   out[o + 1] = nx;
   out[o + 2] = ny;
   out[o + 3] = nz;
+}
+
+function isAncestor(skeleton: Skeleton, a: number, t: number): boolean {
+  for (let p = skeleton.parents[t]!; p >= 0; p = skeleton.parents[p]!) if (p === a) return true;
+  return false;
 }

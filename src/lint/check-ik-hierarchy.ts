@@ -1,5 +1,6 @@
+import { childPointer } from "../diagnostics/diagnostic.ts";
 import type { GraphSpec } from "../spec/graph-spec.ts";
-import { checkIkChains } from "../spec/ik-chains.ts";
+import { checkIkChain } from "./ik-chain-rule.ts";
 import type { LintSink } from "./lint-sink.ts";
 
 /**
@@ -12,5 +13,14 @@ export function checkIkHierarchy(spec: GraphSpec, joints: readonly string[] | un
   joints.forEach((name, j) => {
     if (!index.has(name)) index.set(name, j);
   });
-  for (const layer of spec.ik) checkIkChains(layer, (name) => index.get(name), parents, (code, pointer, message) => sink.add(code, pointer, message));
+  const error = (code: string, pointer: string, message: string): void => sink.add(code, pointer, message);
+  for (const layer of spec.ik) {
+    const check = (names: readonly string[], pointer: string, shift: number): void => {
+      checkIkChain(layer.name, names, names.map((n) => index.get(n) ?? -1), parents, pointer, shift, error);
+    };
+    if (layer.solver === "twoBone") check(layer.joints, childPointer(layer.pointer, "joints"), 0);
+    else if (layer.solver === "aim") check(layer.chain, childPointer(layer.pointer, "chain"), 0);
+    // A leg is a chain below the pelvis.
+    else layer.legs.forEach((leg, i) => check([layer.pelvis, ...leg], childPointer(childPointer(layer.pointer, "legs"), i), 1));
+  }
 }

@@ -88,12 +88,7 @@ function readIkLayer(r: SpecReader, node: JsonNode): IkLayerSpec | undefined {
       const heightNode = groundObj ? r.optional(groundObj, "height") : undefined;
       const height = heightNode ? readValue(r, heightNode) : 0;
       const normalNode = groundObj ? r.optional(groundObj, "normal") : undefined;
-      let normal = normalNode ? readVector(r, normalNode) : up ? ([up[0], up[1], up[2]] as const) : undefined;
-      // A normal of three constant zeros is no plane (a parameter-driven one is checked as it plays: docs/ik.md).
-      if (normalNode && normal && normal.every((x) => x === 0)) {
-        r.report(normalNode, "E_SPEC_BAD_VALUE", "a ground normal cannot be (0, 0, 0)");
-        normal = undefined;
-      }
+      const normal = normalNode ? readVector(r, normalNode) : up ? ([up[0], up[1], up[2]] as const) : undefined;
       const floor = readNumber(r, r.optional(obj, "floor"), -Number.MAX_VALUE, Number.MAX_VALUE, 0);
       const dropNode = r.optional(obj, "maxPelvisDrop");
       const maxPelvisDrop = dropNode ? r.numberIn(dropNode, 0) : undefined;

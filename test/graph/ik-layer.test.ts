@@ -182,14 +182,3 @@ test("the parser checks IK layers' shape: solver, keys that belong to another so
     "/ik/2/maxAngle E_OUT_OF_RANGE", "/ik/2/pole E_SPEC_NOT_ALLOWED", "/ik/3/legs E_OUT_OF_RANGE", "/ik/3/ground/slope E_SPEC_UNKNOWN_KEY",
   ]) assert.ok(got.includes(want), `${want} not in ${got.join("; ")}`);
 });
-
-test("a foot-placement ground normal of three constant zeros is refused like a zero pole, axis or up; one from parameters is not", () => {
-  const legs = [["UpperLeg.L", "LowerLeg.L", "Foot.L"]];
-  const zero = parse(robotWithIk([{ name: "feet", solver: "footPlacement", pelvis: "Body", legs, ground: { normal: [0, 0, 0] } }], {}));
-  assert.equal(zero.spec, undefined);
-  const d = zero.diagnostics.find((x) => x.pointer === "/ik/0/ground/normal");
-  assert.equal(d?.code, "E_SPEC_BAD_VALUE");
-  assert.match(d!.message, /a ground normal cannot be \(0, 0, 0\)/);
-  const driven = parse(robotWithIk([{ name: "feet", solver: "footPlacement", pelvis: "Body", legs, ground: { normal: [{ param: "nx" }, 0, 0] } }], { nx: { type: "float" } }));
-  assert.ok(driven.spec, JSON.stringify(driven.diagnostics));
-});
