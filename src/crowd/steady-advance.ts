@@ -15,7 +15,6 @@ import { addBaseRootMotion, layerWeightAt, MAX_STATE_CYCLES, NOW, sortEventsByTi
 import { emitCrossings } from "../state-machine/clip-events.ts";
 import { NONE, pickTransition } from "../state-machine/select-transition.ts";
 import { childWeights, isSyncBlend, stateCycleAt, stateSpeedAt } from "../state-machine/state-clock.ts";
-import { computeWeights } from "../state-machine/transition-stack.ts";
 
 /**
  * What a run of settled characters shares: made from the first character of the run, reused while the
@@ -42,6 +41,9 @@ export interface SteadyPlan {
   readonly childCount: Int32Array;
   readonly children: Int32Array[];
   readonly blendWeight: Float64Array[];
+  /** Per layer: where the current state's child weights start in the machine's `clocks`, and how many. */
+  readonly childOffset: Int32Array;
+  readonly childLength: Int32Array;
 }
 
 /** An empty plan for crowds of `graph` (made from the first settled character). */
@@ -67,6 +69,8 @@ export function createSteadyPlan(graph: CompiledGraph): SteadyPlan {
     childCount: new Int32Array(layers.length),
     children: widest.map((k) => new Int32Array(k)),
     blendWeight: widest.map((k) => new Float64Array(k)),
+    childOffset: new Int32Array(layers.length),
+    childLength: new Int32Array(layers.length),
   };
 }
 
@@ -109,6 +113,9 @@ function makePlan(plan: SteadyPlan, inst: GraphInstance): void {
     plan.cycle[li] = slot[0]!;
     layerWeightAt(inst, li, plan.layerWeight, li);
     plan.childCount[li] = 0;
+    const current = mi.childWeights[s]!;
+    plan.childOffset[li] = (current.byteOffset - mi.clocks.byteOffset) / 8;
+    plan.childLength[li] = current.length;
     const m = st.motion;
     if (m.kind === "clip" || m.kind === "machine") continue;
     const w = childWeights(inst, mi, s);
@@ -164,7 +171,8 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
   for (let li = 0; li < layers.length; li++) {
     const mi = layers[li]!;
     const s = mi.current;
-    const st = mi.machine.states[s]!;
+    const states = mi.machine.states;
+    const st = states[s]!;
     mi.advancedAt[s] = ++inst.stamp;
     // updateMachine's clock for the output history (inertialize, deadBlend).
     const ine = mi.inertial;
@@ -172,30 +180,38 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
     const adv = h * plan.speed[li]!;
     const cycle = plan.cycle[li]!;
     const finite = cycle > 0 && cycle < Infinity;
-    const time = mi.stateTime[s]!, phase = mi.statePhase[s]!;
-    mi.statePrevTime[s] = time;
-    mi.statePrevPhase[s] = phase;
-    mi.stateTime[s] = time + adv;
-    if (finite) mi.statePhase[s] = phase + adv / cycle;
+    // The machine's clocks through one view (MachineInstance.clocks): stateTime, statePrevTime,
+    // statePhase, statePrevPhase and stateWeight of n states, then the child weights.
+    const clocks = mi.clocks, n = states.length;
+    const time = clocks[s]!, phase = clocks[2 * n + s]!;
+    clocks[n + s] = time;
+    clocks[3 * n + s] = phase;
     const maxCycles = STATE_CYCLES_LIMIT[0]!;
     const limit = finite ? maxCycles * cycle : STATE_CYCLES_LIMIT[1]!;
-    if (mi.stateTime[s]! > limit) mi.stateTime[s] = limit;
-    if (mi.statePhase[s]! > maxCycles) mi.statePhase[s] = maxCycles;
+    let nextTime = time + adv;
+    if (nextTime > limit) nextTime = limit;
+    clocks[s] = nextTime;
+    let nextPhase = finite ? phase + adv / cycle : phase;
+    if (nextPhase > maxCycles) nextPhase = maxCycles;
+    clocks[2 * n + s] = nextPhase;
     // A blend's child weights, which the general path leaves in the instance (its clock computes them).
     if (st.motion.kind !== "clip") {
-      const own = mi.childWeights[s]!, planned = plan.childWeights[li]!;
-      for (let c = 0; c < own.length; c++) own[c] = planned[c]!;
+      const planned = plan.childWeights[li]!;
+      for (let c = 0, o = plan.childOffset[li]!, k = plan.childLength[li]!; c < k; c++) clocks[o + c] = planned[c]!;
     }
     if (finite && adv > 0) {
       const sync = isSyncBlend(st);
-      crossing[0] = sync ? mi.statePrevPhase[s]! : mi.statePrevTime[s]! / cycle;
-      crossing[1] = sync ? mi.statePhase[s]! : mi.stateTime[s]! / cycle;
+      crossing[0] = sync ? phase : time / cycle;
+      crossing[1] = sync ? nextPhase : nextTime / cycle;
       crossing[2] = cycle;
       crossing[3] = 0 * h;
       crossing[4] = h;
       emitCrossings(inst, mi, st, crossing);
     }
-    computeWeights(mi);
+    // computeWeights for a machine in no crossfade: its current state alone.
+    for (let k = 4 * n, end = 5 * n; k < end; k++) clocks[k] = 0;
+    mi.frozenWeight = 0;
+    clocks[4 * n + s] = 1;
   }
   sortEventsByTime(res.events, 0);
   // dt, not h (the same value): a computed double passed to a call V8 does not inline is boxed, while

@@ -16,7 +16,7 @@ const sink = new Float64Array(1);
 
 /**
  * Reads the fields a frame's advance and recording of characters [from, to) will touch first: each
- * instance, its result and parameters, and every layer machine's current-state numbers.
+ * instance, its result and parameters, and every layer machine's current-state clocks.
  */
 export function warmCharacters(instances: readonly GraphInstance[], from: number, to: number): void {
   let s = 0;
@@ -28,8 +28,10 @@ export function warmCharacters(instances: readonly GraphInstance[], from: number
     for (let li = 0; li < layers.length; li++) {
       const mi = layers[li]!;
       const c = mi.current;
-      s += mi.stateTime[c]! + mi.statePrevTime[c]! + mi.statePhase[c]! + mi.statePrevPhase[c]! + mi.advancedAt[c]! + mi.stateWeight[c]!;
-      s += mi.childWeights[c]!.length + info[li]!.weight;
+      // The clocks as the settled path reads them (MachineInstance.clocks: five arrays of n states).
+      const clocks = mi.clocks, n = mi.machine.states.length;
+      s += clocks[c]! + clocks[n + c]! + clocks[2 * n + c]! + clocks[3 * n + c]! + clocks[4 * n + c]! + mi.advancedAt[c]!;
+      s += info[li]!.weight;
     }
   }
   sink[0] = s;

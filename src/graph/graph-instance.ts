@@ -89,6 +89,14 @@ export interface MachineInstance {
   frozenWeight: number;
   /** Per state: blend child weights (blend1d / blend2d), else an empty array. */
   readonly childWeights: readonly Float64Array[];
+  /**
+   * All of the float64 arrays above in one view (they are views into the same buffer), for n states:
+   * stateTime [0, n), statePrevTime [n, 2n), statePhase [2n, 3n), statePrevPhase [3n, 4n), stateWeight
+   * [4n, 5n), then each state's child weights in state order. The crowd's fast path for settled
+   * characters reads and writes a machine's clocks through this one object instead of six
+   * (src/crowd/steady-advance.ts): fewer objects to reach per character and frame.
+   */
+  readonly clocks: Float64Array;
   /** Grid blends: scratch weights per grid cell. */
   readonly cellWeights: readonly Float64Array[];
   /** Per state and child: a sampling cursor for keyframed clips (null for procedural ones). */
@@ -234,6 +242,7 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
     advancedAt: new Int32Array(buffer, 8 * doubles, n).fill(-1),
     stateWeight, frozenWeight: 0,
     childWeights,
+    clocks: new Float64Array(buffer, 0, doubles),
     cellWeights,
     cursors: machine.states.map((s) => motionSources(s).map((src) => (isProceduralClipUnchecked(src) ? null : createClipCursor(src)))),
     nested: [],

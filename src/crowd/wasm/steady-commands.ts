@@ -5,7 +5,7 @@
 // (each computed by `childTimeAt`, as the walk does) and the output addresses. Same commands, same
 // bits; recording a synthetic-64 bench character took 0.28 µs by the walk (docs/performance.md).
 import type { GraphInstance } from "../../graph/graph-instance.ts";
-import { childTimeAt } from "../../graph/step.ts";
+import { wrapTimeAt } from "../../clip/wrap-time.ts";
 import type { SteadyPlan } from "../steady-advance.ts";
 import { flush, recordSteady } from "./record-pose.ts";
 import { MAX_COMMANDS, type SteadyTemplate } from "./steady-template.ts";
@@ -47,7 +47,16 @@ export function recordSteadyCommands(w: WasmCrowd, inst: GraphInstance, index: n
   for (let k = 0; k < tpl.times; k++) {
     const mi = layers[tpl.timeLayer[k]!]!;
     const s = mi.current;
-    childTimeAt(mi, mi.machine.states[s]!, s, tpl.timeSource[k]!, tpl.timeSync[k] === 1, x, 0);
+    // childTimeAt, reading the clocks through MachineInstance.clocks (the view advanceSteady wrote).
+    const states = mi.machine.states, clocks = mi.clocks;
+    const duration = tpl.timeSource[k]!.duration;
+    if (duration === Infinity) {
+      x[0] = clocks[s]!;
+    } else {
+      x[0] = tpl.timeSync[k] === 1 ? clocks[2 * states.length + s]! * duration : clocks[s]!;
+      x[1] = duration;
+      wrapTimeAt(x, 0, states[s]!.loop);
+    }
     f64[((o + 8 * tpl.timeCommand[k]!) >> 1) + 3] = x[0]!;
   }
   const J = w.jointCount;
