@@ -273,6 +273,10 @@ test("framing: F frames the character again after the camera wandered off; near 
 });
 
 test("every layer: tabs show each layer's state and weight; selecting one switches the graph, the blend panel and why-not", { skip, timeout: 30_000 }, async () => {
+  // Open the robot's own graph, whose emote layer this test drives: without ../shared the test before is
+  // skipped and the page would still show the broken graph an earlier test loaded.
+  await page.setInputFiles("#open-graph", repoPath("examples/robot/robot.animgraph.json"));
+  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.querySelector('input[data-param="emote"]') !== null, undefined, { timeout: 10_000 });
   await page.selectOption("#time-scale", "1");
   await setSlider("speed", 0);
   await page.evaluate(() => {
