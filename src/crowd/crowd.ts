@@ -171,7 +171,9 @@ function rebind(
     const { frozen: _dropped, ...fields } = mi;
     // A machine whose poses the kernel keeps needs only the bookkeeping of its InertialState.
     const inertial = keeper && mi.inertial && keeper.keeps(mi) ? bookkeepingOnly() : mi.inertial;
-    const c = new CrowdMachine({ ...fields, inertial, cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J) as unknown as MachineInstance;
+    // The machine's float64 arrays are views into one buffer from 0 up to its int32 ones (advancedAt): one view of it all.
+    const clocks = new Float64Array(mi.stateTime.buffer, 0, mi.advancedAt.byteOffset / 8);
+    const c = new CrowdMachine({ ...fields, inertial, cursors: shared, clocks, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J) as unknown as MachineInstance;
     machines[mi.machine.id] = c;
     return c;
   };

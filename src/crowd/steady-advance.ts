@@ -114,7 +114,7 @@ function makePlan(plan: SteadyPlan, inst: GraphInstance): void {
     layerWeightAt(inst, li, plan.layerWeight, li);
     plan.childCount[li] = 0;
     const current = mi.childWeights[s]!;
-    plan.childOffset[li] = (current.byteOffset - mi.clocks.byteOffset) / 8;
+    plan.childOffset[li] = (current.byteOffset - mi.clocks!.byteOffset) / 8;
     plan.childLength[li] = current.length;
     const m = st.motion;
     if (m.kind === "clip" || m.kind === "machine") continue;
@@ -182,7 +182,7 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
     const finite = cycle > 0 && cycle < Infinity;
     // The machine's clocks through one view (MachineInstance.clocks): stateTime, statePrevTime,
     // statePhase, statePrevPhase and stateWeight of n states, then the child weights.
-    const clocks = mi.clocks, n = states.length;
+    const clocks = mi.clocks!, n = states.length;
     const time = clocks[s]!, phase = clocks[2 * n + s]!;
     clocks[n + s] = time;
     clocks[3 * n + s] = phase;

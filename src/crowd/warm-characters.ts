@@ -29,7 +29,7 @@ export function warmCharacters(instances: readonly GraphInstance[], from: number
       const mi = layers[li]!;
       const c = mi.current;
       // The clocks as the settled path reads them (MachineInstance.clocks: five arrays of n states).
-      const clocks = mi.clocks, n = mi.machine.states.length;
+      const clocks = mi.clocks!, n = mi.machine.states.length;
       s += clocks[c]! + clocks[n + c]! + clocks[2 * n + c]! + clocks[3 * n + c]! + clocks[4 * n + c]! + mi.advancedAt[c]!;
       s += info[li]!.weight;
     }

@@ -94,9 +94,10 @@ export interface MachineInstance {
    * stateTime [0, n), statePrevTime [n, 2n), statePhase [2n, 3n), statePrevPhase [3n, 4n), stateWeight
    * [4n, 5n), then each state's child weights in state order. The crowd's fast path for settled
    * characters reads and writes a machine's clocks through this one object instead of six
-   * (src/crowd/steady-advance.ts): fewer objects to reach per character and frame.
+   * (src/crowd/steady-advance.ts): fewer objects to reach per character and frame. Made by the crowd
+   * (src/crowd/crowd.ts) for its characters only, so it costs the minimal runtime's bundle nothing.
    */
-  readonly clocks: Float64Array;
+  readonly clocks?: Float64Array;
   /** Grid blends: scratch weights per grid cell. */
   readonly cellWeights: readonly Float64Array[];
   /** Per state and child: a sampling cursor for keyframed clips (null for procedural ones). */
@@ -242,7 +243,6 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
     advancedAt: new Int32Array(buffer, 8 * doubles, n).fill(-1),
     stateWeight, frozenWeight: 0,
     childWeights,
-    clocks: new Float64Array(buffer, 0, doubles),
     cellWeights,
     cursors: machine.states.map((s) => motionSources(s).map((src) => (isProceduralClipUnchecked(src) ? null : createClipCursor(src)))),
     nested: [],

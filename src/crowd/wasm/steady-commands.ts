@@ -48,7 +48,7 @@ export function recordSteadyCommands(w: WasmCrowd, inst: GraphInstance, index: n
     const mi = layers[tpl.timeLayer[k]!]!;
     const s = mi.current;
     // childTimeAt, reading the clocks through MachineInstance.clocks (the view advanceSteady wrote).
-    const states = mi.machine.states, clocks = mi.clocks;
+    const states = mi.machine.states, clocks = mi.clocks!;
     const duration = tpl.timeSource[k]!.duration;
     if (duration === Infinity) {
       x[0] = clocks[s]!;
