@@ -4,22 +4,16 @@
 // explain, medians over start frames (docs/transitions.md, "Measured").
 import type { Clip } from "../src/clip/clip.ts";
 import { loadBvh } from "../src/io/bvh/load-bvh.ts";
-import { loadGltfFile } from "../src/io/gltf/load-gltf-file.ts";
 import type { Skeleton } from "../src/skeleton/skeleton.ts";
-import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../test/helpers/assets.ts";
-import { BLEND_MODES, measureScenario, median, type Scenario } from "../test/helpers/transition-jumps.ts";
+import { HAVE_SHARED_ASSETS, sharedAsset } from "../test/helpers/assets.ts";
+import { BLEND_MODES, measureScenario, skeletonClips, median, type Scenario } from "../test/helpers/transition-jumps.ts";
 
 const quick = process.argv.includes("--quick");
 const STARTS = quick ? 8 : 24;
 const only = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 
-async function gltfClips(path: string): Promise<{ skeleton: Skeleton; clips: Clip[] }> {
-  const gltf = await loadGltfFile(repoPath(path));
-  const skeleton = gltf.skeletons[0]!;
-  return { skeleton, clips: gltf.clips.filter((c) => c.skeleton === skeleton) };
-}
-const robot = await gltfClips("examples/robot/RobotExpressive.glb");
-const fox = await gltfClips("examples/fox/Fox.glb");
+const robot = await skeletonClips("examples/robot/RobotExpressive.glb");
+const fox = await skeletonClips("examples/fox/Fox.glb");
 
 interface Case {
   readonly name: string;

@@ -6,21 +6,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Clip } from "../../src/clip/clip.ts";
-import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import type { Skeleton } from "../../src/skeleton/skeleton.ts";
-import { repoPath } from "../helpers/assets.ts";
-import { measureScenario, median, type BlendMode, type Scenario } from "../helpers/transition-jumps.ts";
+import { measureScenario, median, skeletonClips, type BlendMode, type Scenario } from "../helpers/transition-jumps.ts";
 
 const DT = 1 / 60;
 const STARTS = 8;
 
-async function clipsOf(path: string): Promise<{ skeleton: Skeleton; clips: Clip[] }> {
-  const gltf = await loadGltfFile(repoPath(path));
-  const skeleton = gltf.skeletons[0]!;
-  return { skeleton, clips: gltf.clips.filter((c) => c.skeleton === skeleton) };
-}
-const robot = await clipsOf("examples/robot/RobotExpressive.glb");
-const fox = await clipsOf("examples/fox/Fox.glb");
+const robot = await skeletonClips("examples/robot/RobotExpressive.glb");
+const fox = await skeletonClips("examples/fox/Fox.glb");
 
 /** Per mode, the whole-transition figures at STARTS successive start frames from frame 60. */
 function overStarts(c: { skeleton: Skeleton; clips: Clip[] }, from: string, to: string, duration: number, modes: readonly BlendMode[]) {

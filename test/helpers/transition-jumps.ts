@@ -12,6 +12,8 @@ import { step } from "../../src/graph/step.ts";
 import { parseJsonText } from "../../src/json/index.ts";
 import { copyPose, createPose, type Pose } from "../../src/pose/pose.ts";
 import type { Skeleton } from "../../src/skeleton/skeleton.ts";
+import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
+import { repoPath } from "./assets.ts";
 import { parseGraphSpec } from "../../src/spec/parse-graph-spec.ts";
 
 export const BLEND_MODES = ["crossfade", "inertialize", "deadBlend"] as const;
@@ -133,4 +135,11 @@ export function measureScenario(s: Scenario, mode: BlendMode, dt: number): Trans
 export function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
+}
+
+/** The first skeleton of a bundled glTF and the clips that animate it. */
+export async function skeletonClips(path: string): Promise<{ skeleton: Skeleton; clips: Clip[] }> {
+  const gltf = await loadGltfFile(repoPath(path));
+  const skeleton = gltf.skeletons[0]!;
+  return { skeleton, clips: gltf.clips.filter((c) => c.skeleton === skeleton) };
 }
