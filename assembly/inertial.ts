@@ -65,6 +65,17 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
     }
     const bx = v128.load(b + ro), by = v128.load(b + ro, 16), bz = v128.load(b + ro, 32), bw = v128.load(b + ro, 48);
     const ax = v128.load(a + ro), ay = v128.load(a + ro, 16), az = v128.load(a + ro, 32), aw = v128.load(a + ro, 48);
+    if (i32x4.all_true(v128.and(v128.and(i32x4.eq(ax, bx), i32x4.eq(ay, by)), v128.and(i32x4.eq(az, bz), i32x4.eq(aw, bw))))) {
+      // Four joints with the same rotation bits in both poses (joints a clip leaves still, most of a
+      // character's): their difference is exactly 0, as the products below would give, without them.
+      // With `from`: (0 − from) / Δt, as below (no wrap: the angle is 0).
+      const z = f32x4.splat(0);
+      v128.store(o, from != 0 ? v128.and(f32x4.mul(f32x4.sub(z, v128.load(f)), iv), live) : z);
+      v128.store(o, from != 0 ? v128.and(f32x4.mul(f32x4.sub(z, v128.load(f, 16)), iv), live) : z, 16);
+      v128.store(o, from != 0 ? v128.and(f32x4.mul(f32x4.sub(z, v128.load(f, 32)), iv), live) : z, 32);
+      store<i32>(out + (g << 2), (nonZero(o + vt) ? MOVES_T : 0) | (nonZero(o) ? MOVES_R : 0) | (nonZero(o + vs) ? MOVES_S : 0));
+      continue;
+    }
     const ex = f32x4.sub(ax, bx), ey = f32x4.sub(ay, by), ez = f32x4.sub(az, bz), ew = f32x4.sub(aw, bw);
     let dx = f32x4.sub(f32x4.sub(f32x4.mul(bw, ex), f32x4.mul(ew, bx)), f32x4.sub(f32x4.mul(ey, bz), f32x4.mul(ez, by)));
     let dy = f32x4.sub(f32x4.sub(f32x4.mul(bw, ey), f32x4.mul(ew, by)), f32x4.sub(f32x4.mul(ez, bx), f32x4.mul(ex, bz)));

@@ -4,6 +4,7 @@ import type { Crowd } from "./crowd.ts";
 import { localToModel32 } from "./kernels.ts";
 import { beginFrame } from "./sample-cache.ts";
 import { advanceSteady, steadyFrame } from "./steady-advance.ts";
+import { warmBlocks } from "./wasm/kernel-poses.ts";
 import { flush, recordCharacter } from "./wasm/record-pose.ts";
 import { recordSteadyCommands } from "./wasm/steady-commands.ts";
 import { WARM_TILE, warmCharacters } from "./warm-characters.ts";
@@ -33,7 +34,10 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to?: number): 
   if (wasm) {
     if (crowd.root && wasm.rootAt) wasm.f32.set(crowd.root, wasm.rootAt >> 2);
     for (let i = from; i < to; i++) {
-      if ((i - from) % WARM_TILE === 0) warmCharacters(instances, i, Math.min(to, i + WARM_TILE));
+      if ((i - from) % WARM_TILE === 0) {
+        warmCharacters(instances, i, Math.min(to, i + WARM_TILE));
+        if (wasm.keptCount > 0) warmBlocks(wasm, i, Math.min(to, i + WARM_TILE), wasm.keptCount, wasm.blockBytes);
+      }
       const inst = instances[i]!;
       if (plan !== null && advanceSteady(graph, inst, dt, plan)) {
         recordSteadyCommands(wasm, inst, i, plan);

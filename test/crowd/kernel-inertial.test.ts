@@ -7,7 +7,10 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { createCrowd, evaluateCrowd, type Crowd } from "../../src/crowd/index.ts";
 import { loadCrowdKernelSync } from "../../src/crowd/wasm/kernel.ts";
+import type { KernelPoses } from "../../src/crowd/wasm/kernel-poses.ts";
+import { readSlot } from "../../src/crowd/wasm/slot-layout.ts";
 import { OP } from "../../src/crowd/wasm/wasm-crowd.ts";
+import { createPose } from "../../src/pose/pose.ts";
 import { setParam, trigger } from "../../src/graph/commands.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
 import type { CompiledGraph, RuntimeOptions } from "../../src/graph/compiled-graph.ts";
@@ -221,4 +224,63 @@ test("step() on a kernel crowd's instance evaluates its kept machines in the ker
     worst = Math.max(worst, maxDiff(js.poses[0]!.r, wasm.poses[0]!.r));
   }
   assert.ok(worst <= 2e-6, `rotation ${worst}`);
+});
+
+test("a kernel crowd remembers an inertializing machine's outputs by their commands: no pose written per frame, and a capture replays the last output bit for bit", () => {
+  // One layer, Walking ⇄ Running every 19 frames, each character out of phase: most frames are mid-transition.
+  const blend = "inertialize";
+  const graph = compile({
+    animgraph: 1, name: "replay", parameters: { speed: { type: "float", default: 0 } },
+    layers: [{ name: "base", machine: {
+      entry: "Walk", states: { Walk: { clip: "Walking" }, Run: { clip: "Running" } },
+      transitions: [
+        { from: "Walk", to: "Run", conditions: [{ param: "speed", op: ">", value: 1 }], duration: 0.3, blend },
+        { from: "Run", to: "Walk", conditions: [{ param: "speed", op: "<", value: 1 }], duration: 0.3, blend },
+      ],
+    } }],
+  });
+  const n = 12;
+  const crowd = createCrowd(graph, n, { kernel });
+  const w = crowd.wasm!;
+  const counts = countCommands(crowd);
+  const keeper = crowd.instances[0]!.keeper as KernelPoses;
+  const previous = crowd.poses.map((p) => ({ t: new Float32Array(p.t.length), r: new Float32Array(p.r.length), s: new Float32Array(p.s.length) }));
+  const source = createPose(graph.skeleton.jointCount);
+  // The history's own pose slots (the int32 at a block's entries, and ENTRY = 8 further): filled with a
+  // pattern that no pose has; only outputs a recipe cannot replay are written there.
+  const slotFloats = 40 * Math.ceil(graph.skeleton.jointCount / 4);
+  const ownSlots = crowd.instances.flatMap((inst) => {
+    const b = (inst.keeper as KernelPoses).blocks[0]!;
+    return [w.i32[b.entries]! >> 2, w.i32[b.entries + 8]! >> 2];
+  });
+  for (const at of ownSlots) w.i32.fill(0x7fc0dead, at, at + slotFloats);
+  let captures = 0, frames = 0;
+  for (let k = 0; k < 200; k++) {
+    for (let i = 0; i < n; i++) if ((k + 7 * i) % 19 === 0) setParam(crowd.instances[i]!, "speed", crowd.instances[i]!.params[0]! > 1 ? 0 : 3);
+    counts.clear();
+    evaluateCrowd(crowd, 1 / 60);
+    let started = 0;
+    for (let i = 0; i < n; i++) {
+      const inst = crowd.instances[i]!;
+      const events = inst.result.events;
+      let fired = false;
+      for (let e = 0; e < events.count; e++) fired ||= events.items[e]!.type === "transitionStarted";
+      if (fired && k > 0) {
+        // The captured source is the last frame's output, rebuilt by replaying its commands: same bits.
+        readSlot(source, w.f32, (inst.keeper as KernelPoses).blocks[0]!.sourceAt >> 2);
+        assert.deepEqual([source.t, source.r, source.s].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex")), [previous[i]!.t, previous[i]!.r, previous[i]!.s].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString("hex")), `character ${i}, frame ${k}`);
+        captures++;
+      }
+      if (fired) started++;
+      previous[i]!.t.set(crowd.poses[i]!.t); previous[i]!.r.set(crowd.poses[i]!.r); previous[i]!.s.set(crowd.poses[i]!.s);
+    }
+    // Pose copies only where transitions start (the captured source, the target at the origin).
+    if (k > 20) {
+      assert.ok((counts.get(OP.copy) ?? 0) <= 2 * started, `frame ${k}: ${counts.get(OP.copy) ?? 0} copies for ${started} transition starts`);
+      frames++;
+    }
+  }
+  assert.ok(keeper.blocks[0] !== null);
+  for (const at of ownSlots) assert.ok(w.i32.subarray(at, at + slotFloats).every((v) => v === 0x7fc0dead), "no output was written to the history's pose slots");
+  assert.ok(captures > 100 && frames > 150, `${captures} captures checked`);
 });

@@ -1,10 +1,17 @@
 // Inertialize and deadBlend on the crowd kernel (docs/crowd-kernel.md, "Inertialize and deadBlend").
-// Every machine that inertializes or dead-blends keeps its poses in the kernel's memory: output history, captured source and velocity, offset and its
-// velocity, frozen pose. JS keeps the bookkeeping (InertialState's times, phase,
-// history count) and records the pose work as commands, operation for operation what src/graph/step.ts
-// does (rememberOutput, captureSource, evaluateFirstEntry, foldMachine): the kernel then evaluates the
-// target only and adds the decaying offset (inertialize) or blends from the extrapolated source
-// (deadBlend), with no pose evaluated in JS.
+// Every machine that inertializes or dead-blends keeps its poses in the kernel's memory: captured source
+// and velocity, offset and its velocity, frozen pose, and its last two outputs.
+// JS keeps the bookkeeping (InertialState's times, phase, history count) and records the pose work as
+// commands, operation for operation what src/graph/step.ts does (rememberOutput, captureSource,
+// evaluateFirstEntry, foldMachine): the kernel then evaluates the target only and adds the decaying
+// offset (inertialize) or blends from the extrapolated source (deadBlend), with no pose evaluated in JS.
+//
+// An output is remembered by its recipe, not its pose: the commands that made it (a few SAMPLE, BLEND,
+// OFFSET records, copied from the batch), which only read clip data and the offset vectors. A transition
+// fires every few hundred frames per character at most, so rebuilding the last two outputs then (the same
+// commands, so the same bits) costs far less than streaming a 1.7 kB pose per character into memory every
+// frame. Outputs whose commands read anything that changes (a dead blend's extrapolated source, a frozen
+// pose, a pose loaded from JS) are kept as poses, as before.
 import { inertialDecayAt } from "../../blend/pose-offset.ts";
 import type { CompiledGraph } from "../../graph/compiled-graph.ts";
 import { BLEND } from "../../graph/compiled-graph.ts";
@@ -13,7 +20,7 @@ import { DEAD_BLEND_HALFLIFE, HALF_DECAY, LAST, NOW, ORIGIN, PREVIOUS, SCRATCH, 
 import type { Pose } from "../../pose/pose.ts";
 import { acquire, emit, flush, recordState, release } from "./record-pose.ts";
 import { readSlot, slotBytes } from "./slot-layout.ts";
-import { OP, type WasmCrowd } from "./wasm-crowd.ts";
+import { COMMAND_CAPACITY, OP, type WasmCrowd } from "./wasm-crowd.ts";
 
 /**
  * Bytes of an offset or velocity vector (assembly/inertial.ts): a flags word per group of four joints
@@ -24,23 +31,70 @@ export function vectorBytes(jointCount: number): number {
   return ((4 * groups + 15) & ~15) + 144 * groups;
 }
 
+/** Commands a remembered output's recipe may hold (longer folds keep their pose). */
+const RECIPE_COMMANDS = 8;
+
+/** Bytes of a block's history: the two entries (ENTRY int32 each), then their recipes. */
+const HISTORY_BYTES = 2 * 4 * 8 + 2 * 32 * RECIPE_COMMANDS; // 2 × ENTRY int32, then the recipes
+
 /**
- * Bytes of one machine's block: four slots (two of history, source, frozen), three vectors and
- * the dead blend's directions (a slot's rotation part).
+ * Bytes of one machine's block: its history (the per-frame bookkeeping first, so that it is one short
+ * run of memory), four slots (two of history, source, frozen), three vectors and the dead
+ * blend's directions (a slot's rotation part).
  */
 export function blockBytes(jointCount: number): number {
-  return 4 * slotBytes(jointCount) + 3 * vectorBytes(jointCount) + 64 * Math.ceil(jointCount / 4);
+  return HISTORY_BYTES + 4 * slotBytes(jointCount) + 3 * vectorBytes(jointCount) + 64 * Math.ceil(jointCount / 4);
 }
+
+/** Byte offset of the frozen pose in a block (the fourth slot). */
+export function frozenOffset(jointCount: number): number {
+  return HISTORY_BYTES + 3 * slotBytes(jointCount);
+}
+
+/**
+ * Reads the history of characters [from, to)'s blocks (`kept` per character) ahead of their recording:
+ * the recorder writes a recipe there per frame, and the reads issue those cache misses together rather
+ * than one per character (as warm-characters.ts does for the JS state).
+ */
+export function warmBlocks(w: WasmCrowd, from: number, to: number, kept: number, bytes: number): void {
+  const i32 = w.i32;
+  let s = 0;
+  for (let k = from * kept, end = to * kept; k < end; k++) {
+    const at = (w.blocksAt + k * bytes) >> 2;
+    s += i32[at]! + i32[at + 16]! + i32[at + 16 + 8 * RECIPE_COMMANDS]!;
+  }
+  sink[0] = s;
+}
+
+/** Where warmBlocks' reads go, so the compiler keeps them. */
+const sink = new Int32Array(1);
+
+// A history entry (ENTRY int32 per entry, two entries, at KernelBlock.entries of WasmCrowd.i32): its own pose slot, where its
+// pose is now (its slot, the captured source's, or 0: only its recipe), its recipe (byte address, command
+// count), the slot the recipe wrote its output to, the first pool slot its scratch slots start from and
+// how many it uses, and whether it reads the offset vectors (1).
+const ENTRY = 8;
+const OWN = 0, AT = 1, RECIPE = 2, COUNT = 3, OUT = 4, TOP = 5, SPAN = 6, USES_OFFSET = 7;
 
 /** Per machine id: whether the kernel keeps its poses — it inertializes or dead-blends. */
 export function keptMachines(graph: CompiledGraph): boolean[] {
   return graph.machines.map((m) => m.inertial);
 }
 
-/** One machine's poses in kernel memory (byte addresses). `lastAt` and `previousAt` swap each output. */
+/** One machine's poses in kernel memory (byte addresses) and its two last outputs. */
 interface KernelBlock {
-  lastAt: number;
-  previousAt: number;
+  /** Int32 index (into WasmCrowd.i32) of the two history entries (ENTRY fields each); `newest` is the latest output's. */
+  readonly entries: number;
+  newest: number;
+  /** The entry a history fold is writing (−1: none): its old recipe is being replaced. */
+  building: number;
+  /** A capture from the history ran and no output was remembered since (source and velocity stand). */
+  captured: boolean;
+  /**
+   * Every state plays packed clips (no nested machine, no pose loaded from JS): a fold's commands are
+   * then replayable but for a frozen pose's COPY, and use at most two scratch slots.
+   */
+  readonly plain: boolean;
   readonly sourceAt: number;
   readonly frozenAt: number;
   readonly velocityAt: number;
@@ -118,12 +172,22 @@ export function createKernelPoses(w: WasmCrowd, graph: CompiledGraph, index: num
   const kept = keptMachines(graph);
   const K = kept.filter(Boolean).length;
   let k = 0;
-  const blocks = kept.map((isKept): KernelBlock | null => {
+  const blocks = kept.map((isKept, id): KernelBlock | null => {
     if (!isKept) return null;
-    const at = w.blocksAt + (index * K + k++) * bytes;
+    const plain = graph.machines[id]!.states.every((st, s) => st.motion.kind !== "machine" && w.sourceHeader[id]![s]!.every((h) => h >= 0));
+    const start = w.blocksAt + (index * K + k++) * bytes;
+    const recipes = start + 4 * 2 * ENTRY;
+    const at = start + HISTORY_BYTES;
     const vectors = at + 4 * slot;
+    const entries = start >> 2;
+    for (let e = 0; e < 2; e++) {
+      w.i32[entries + e * ENTRY + OWN] = at + e * slot;
+      w.i32[entries + e * ENTRY + AT] = at + e * slot;
+      w.i32[entries + e * ENTRY + RECIPE] = recipes + e * 32 * RECIPE_COMMANDS;
+    }
     return {
-      lastAt: at, previousAt: at + slot, sourceAt: at + 2 * slot, frozenAt: at + 3 * slot,
+      entries, newest: 0, building: -1, captured: false, plain,
+      sourceAt: at + 2 * slot, frozenAt: at + 3 * slot,
       velocityAt: vectors, offsetAt: vectors + vector, offsetVelocityAt: vectors + 2 * vector, directionsAt: vectors + 3 * vector,
     };
   });
@@ -140,10 +204,16 @@ export function recordKept(w: WasmCrowd, inst: GraphInstance, mi: MachineInstanc
   if (at !== out) emit(w, OP.copy, out, at, 0, 0, 0);
 }
 
+// The commands of the inertialization's own bookkeeping inside a fold (recordFirstEntry: the offset's
+// origin and velocity), which are not part of the output's recipe: [excludedFrom, excludedTo) of batch
+// `excludedBatch`.
+let excludedFrom = -1, excludedTo = -1, excludedBatch = -1;
+
 /**
- * evaluateMachine for a kept machine, folded straight into the slot of its history that becomes the
- * latest output (rememberOutput without the copy); returns that slot (`out` for a machine without history).
- * Nothing writes the slot until the next evaluation of the machine, so the caller may read it as the output.
+ * evaluateMachine for a kept machine into slot `out`, remembered as the latest output by its recipe (or,
+ * for a dead blend and any fold a recipe cannot replay, by its pose); returns the slot holding the
+ * output: `out`, or for a dead blend the history slot it was folded into. Nothing writes that slot until
+ * the next evaluation of the machine, so the caller may read it as the output.
  */
 export function recordKeptInPlace(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): number {
   const ine = mi.inertial;
@@ -152,36 +222,170 @@ export function recordKeptInPlace(w: WasmCrowd, inst: GraphInstance, mi: Machine
     return out;
   }
   const b = blockOf(inst, mi);
-  advanceHistory(ine, b);
-  recordFold(w, inst, mi, b.lastAt);
+  const e = advanceHistory(ine, b);
+  const h = w.i32, base = b.entries + e * ENTRY;
+  b.building = e;
+  if (firstBlend(mi) === BLEND.deadBlend) {
+    // Reads the extrapolated source and rewrites the blend directions: kept as a pose, folded in place.
+    recordFold(w, inst, mi, h[base + OWN]!);
+    h[base + AT] = h[base + OWN]!;
+    b.building = -1;
+    ine.times[LAST] = ine.times[NOW]!;
+    return h[base + OWN]!;
+  }
+  const from = excludedFrom, to = excludedTo, batch = excludedBatch;
+  excludedFrom = excludedTo = excludedBatch = -1;
+  const start = w.count, startBatch = w.batch, top = w.slotTop;
+  recordFold(w, inst, mi, out);
+  remember(w, b, e, out, start, startBatch, top);
+  excludedFrom = from; excludedTo = to; excludedBatch = batch;
+  b.building = -1;
   ine.times[LAST] = ine.times[NOW]!;
-  return b.lastAt;
+  return out;
 }
 
-/** recordKept's remembering alone, for a settled kept machine whose state the steady recorder wrote into `out`. */
-export function recordRememberKept(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number): void {
+/**
+ * recordKept's remembering alone, for a settled kept machine whose state the steady recorder wrote into
+ * `out` with the commands from `start` of batch `batch` on, scratch slots from pool index `top`.
+ */
+export function recordRememberKept(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out: number, start: number, batch: number, top: number): void {
   const ine = mi.inertial;
   if (!ine) return;
   const b = blockOf(inst, mi);
-  advanceHistory(ine, b);
-  emit(w, OP.copy, b.lastAt, out, 0, 0, 0);
+  const e = advanceHistory(ine, b);
+  excludedFrom = excludedTo = excludedBatch = -1;
+  remember(w, b, e, out, start, batch, top);
   ine.times[LAST] = ine.times[NOW]!;
 }
 
 /**
- * rememberOutput's bookkeeping: a new output time moves the latest output down (the older one's slot is
- * reused for the new one); a repeat at the same time replaces the latest. The fold does not read the
- * history (captures run before it), so it may write the new latest slot directly.
+ * rememberOutput's bookkeeping: a new output time makes the older entry the latest (its pose or recipe
+ * is replaced); a repeat at the same time replaces the latest. Returns the latest entry.
  */
-function advanceHistory(ine: InertialState, b: KernelBlock): void {
+function advanceHistory(ine: InertialState, b: KernelBlock): number {
   const times = ine.times;
+  b.captured = false;
   if (ine.history === 0 || times[NOW]! > times[LAST]!) {
-    const oldest = b.previousAt;
-    b.previousAt = b.lastAt;
-    b.lastAt = oldest;
+    b.newest ^= 1;
     times[PREVIOUS] = times[LAST]!;
     if (ine.history < 2) ine.history++;
   }
+  return b.newest;
+}
+
+/**
+ * Keeps entry `e` as the recipe of the output the batch's commands from `start` on wrote into `out`
+ * (less the excluded bookkeeping): every command must be replayable — it reads only clip data, the
+ * rest pose, scratch slots (`out`, or pool slots from index `top` on) and this machine's offset vectors —
+ * else the pose itself is copied into the entry's slot. Runs per character per frame: integer tests and
+ * plain copies only.
+ */
+function remember(w: WasmCrowd, b: KernelBlock, e: number, out: number, start: number, batch: number, top: number): void {
+  const h = w.i32, base = b.entries + e * ENTRY;
+  const i32 = w.i32;
+  const recipe = h[base + RECIPE]! >> 2;
+  if (b.plain && w.batch === batch && (excludedBatch === -1 || excludedBatch === batch) && w.count - start <= RECIPE_COMMANDS) {
+    // Only a frozen pose's COPY can make the recipe unreplayable here: copy, checking for that alone.
+    let n = 0, usesOffset = 0;
+    for (let c = start, o = (w.commandsAt >> 2) + 8 * start; c < w.count; c++, o += 8) {
+      if (c >= excludedFrom && c < excludedTo) continue;
+      const op = i32[o]!;
+      if (op === OP.copy && i32[o + 2] !== w.restSlot) {
+        n = -1;
+        break;
+      }
+      if (op === OP.offset) usesOffset = 1;
+      const r = recipe + 8 * n++;
+      for (let q = 0; q < 8; q++) i32[r + q] = i32[o + q]!;
+    }
+    if (n > 0) {
+      h[base + AT] = 0;
+      h[base + COUNT] = n;
+      h[base + OUT] = out;
+      h[base + TOP] = top;
+      h[base + SPAN] = 2;
+      h[base + USES_OFFSET] = usesOffset;
+      return;
+    }
+  }
+  const stride = w.slotStride, lowest = w.slotBase + top * stride, room = (w.slotCount - 4) * stride;
+  let n = 0, span = 0, usesOffset = 0;
+  let ok = w.batch === batch && (excludedBatch === -1 || excludedBatch === batch);
+  for (let c = start, o = (w.commandsAt >> 2) + 8 * start; ok && c < w.count; c++, o += 8) {
+    if (c >= excludedFrom && c < excludedTo) continue;
+    const op = i32[o]!;
+    let slots = 1;
+    if (op === OP.blend) slots = 3;
+    else if (op === OP.offset) {
+      slots = 2;
+      ok = i32[o + 3] === b.offsetAt && (i32[o + 4] === 0 || i32[o + 4] === b.offsetVelocityAt);
+      usesOffset = 1;
+    } else if (op === OP.copy) ok = i32[o + 2] === w.restSlot;
+    else ok = op === OP.sample || op === OP.strip;
+    for (let f = 1; ok && f <= slots; f++) {
+      const a = i32[o + f]!;
+      if (a === out) continue;
+      // A pool slot at index top or above, within the slots a replay can shift it to.
+      const d = a - lowest;
+      if (d < 0 || d >= room || d % stride !== 0) ok = false;
+      else if (d + stride > span) span = d + stride;
+    }
+    if (ok && n === RECIPE_COMMANDS) ok = false;
+    if (!ok) break;
+    const r = recipe + 8 * n++;
+    for (let q = 0; q < 8; q++) i32[r + q] = i32[o + q]!;
+  }
+  if (!ok) {
+    emit(w, OP.copy, h[base + OWN]!, out, 0, 0, 0);
+    h[base + AT] = h[base + OWN]!;
+    return;
+  }
+  h[base + AT] = 0;
+  h[base + COUNT] = n;
+  h[base + OUT] = out;
+  h[base + TOP] = top;
+  h[base + SPAN] = span / stride;
+  h[base + USES_OFFSET] = usesOffset;
+}
+
+/**
+ * Appends entry `e`'s recipe with its output going to slot `dst` and its scratch slots from the pool's
+ * free ones: the commands that made the output, so the same bits.
+ */
+function replay(w: WasmCrowd, b: KernelBlock, e: number, dst: number): void {
+  const h = w.i32, base = b.entries + e * ENTRY;
+  const n = h[base + COUNT]!, out = h[base + OUT]!;
+  if (w.slotTop + h[base + SPAN]! > w.slotCount) throw new Error("wasm crowd: pose slots exhausted (replaying an output)");
+  if (w.count + n >= COMMAND_CAPACITY - 1) flush(w);
+  const shift = (w.slotTop - h[base + TOP]!) * w.slotStride;
+  const i32 = w.i32, recipe = h[base + RECIPE]! >> 2;
+  for (let k = 0; k < n; k++) {
+    const o = (w.commandsAt >> 2) + 8 * w.count++;
+    for (let q = 0; q < 8; q++) i32[o + q] = i32[recipe + 8 * k + q]!;
+    const op = i32[o]!;
+    const slots = op === OP.blend ? 3 : op === OP.offset ? 2 : 1;
+    for (let f = 1; f <= slots; f++) {
+      const a = i32[o + f]!;
+      i32[o + f] = a === out ? dst : a + shift;
+    }
+  }
+}
+
+/** Entry `e`'s pose into its own slot, if only its recipe holds it (its commands' inputs are about to change). */
+function materialize(w: WasmCrowd, b: KernelBlock, e: number): void {
+  const h = w.i32, base = b.entries + e * ENTRY;
+  if (h[base + AT] !== 0) return;
+  replay(w, b, e, h[base + OWN]!);
+  h[base + AT] = h[base + OWN]!;
+}
+
+/** The address of entry `e`'s pose: where it is, or a slot acquired from the pool and replayed into. */
+function poseOf(w: WasmCrowd, b: KernelBlock, e: number): number {
+  const at = w.i32[b.entries + e * ENTRY + AT]!;
+  if (at !== 0) return at;
+  const slot = acquire(w);
+  replay(w, b, e, slot);
+  return slot;
 }
 
 /** foldMachine for a kept machine. */
@@ -205,24 +409,41 @@ function recordFold(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, out:
   }
 }
 
-/** captureSource: the last output and its velocity, or (no recent output) the machine now, at rest. */
+/**
+ * captureSource: the last output and its velocity, or (no recent output) the machine now, at rest. The
+ * last two outputs are replayed from their recipes where only those hold them; the last one then lives
+ * on as the captured source.
+ */
 function recordCapture(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, b: KernelBlock): void {
   const ine = mi.inertial!;
   const times = ine.times;
   const vbytes = vectorBytes(w.jointCount);
+  const h = w.i32, entries = b.entries;
   ine.phase = 0;
   emit(w, OP.resetDirections, b.directionsAt, 0, 0, 0, 0);
   if (ine.history === 0 || times[NOW]! - times[LAST]! > STALE_HISTORY) {
+    // The fold below overwrites the source: an output kept there moves to its own slot first.
+    for (let e = entries; e < entries + 2 * ENTRY; e += ENTRY) {
+      if (h[e + AT] !== b.sourceAt) continue;
+      emit(w, OP.copy, h[e + OWN]!, b.sourceAt, 0, 0, 0);
+      h[e + AT] = h[e + OWN]!;
+    }
     recordFold(w, inst, mi, b.sourceAt);
     times[SOURCE_TIME] = times[NOW]!;
     emit(w, OP.zero, b.velocityAt, vbytes, 0, 0, 0);
     return;
   }
-  emit(w, OP.copy, b.sourceAt, b.lastAt, 0, 0, 0);
   times[SOURCE_TIME] = times[LAST]!;
+  // Captured from these same two outputs already (transitions chained within a frame): same result.
+  if (b.captured) return;
+  const last = b.newest;
+  const last2 = poseOf(w, b, last);
   times[SCRATCH] = times[LAST]! - times[PREVIOUS]!;
-  if (ine.history >= 2 && times[SCRATCH]! > 0) w.f64[emit(w, OP.difference, b.velocityAt, b.lastAt, b.previousAt, 0, 0)] = 1 / times[SCRATCH]!;
+  if (ine.history >= 2 && times[SCRATCH]! > 0) w.f64[emit(w, OP.difference, b.velocityAt, last2, poseOf(w, b, last ^ 1), 0, 0)] = 1 / times[SCRATCH]!;
   else emit(w, OP.zero, b.velocityAt, vbytes, 0, 0, 0);
+  if (last2 !== b.sourceAt) emit(w, OP.copy, b.sourceAt, last2, 0, 0, 0);
+  h[entries + last * ENTRY + AT] = b.sourceAt;
+  b.captured = true;
 }
 
 /**
@@ -259,7 +480,11 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
     return;
   }
   recordState(w, inst, mi, e.to, out);
+  excludedFrom = w.count;
+  excludedBatch = w.batch;
   if (ine.phase === 0) {
+    // The offset vectors change: outputs that only their recipes hold (reading them) become poses.
+    for (let k = 0; k < 2; k++) if (k !== b.building && w.i32[b.entries + k * ENTRY + USES_OFFSET] === 1) materialize(w, b, k);
     const ext = acquire(w);
     emitOffset(w, ext, b.sourceAt, b.velocityAt, 0, times);
     w.f64[emit(w, OP.difference, b.offsetAt, ext, out, 0, 0)] = 1;
@@ -275,8 +500,12 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
     release(w);
     ine.phase = 2;
   }
+  excludedTo = w.count;
+  if (w.batch !== excludedBatch) excludedBatch = -2;
   times[SCRATCH + 1] = tr.duration - times[ORIGIN]!;
   times[SCRATCH] = times[SCRATCH + 1]! > 0 ? (e.elapsed - times[ORIGIN]!) / times[SCRATCH + 1]! : 1;
   inertialDecayAt(times, SCRATCH);
-  emitOffset(w, out, out, b.offsetAt, b.offsetVelocityAt, times);
+  // Until the offset velocity is known (phase 2) it is 0 and left out: an output's recipe then does not
+  // read the vector that phase 2 writes.
+  emitOffset(w, out, out, b.offsetAt, ine.phase === 2 ? b.offsetVelocityAt : 0, times);
 }

@@ -18,6 +18,7 @@ export function flush(w: WasmCrowd): void {
   w.i32[(w.commandsAt >> 2) + 8 * w.count] = OP.end;
   w.exports.run(w.commandsAt);
   w.count = 0;
+  w.batch++;
   w.stagingTop = 0;
 }
 
@@ -218,7 +219,8 @@ export function recordCharacter(w: WasmCrowd, inst: GraphInstance, index: number
     if (li === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
     if (!(weight > 0)) continue;
     const src = recordMachineAt(w, inst, mi, layerSlot);
-    // Fused only when the machine wrote the layer slot itself (a kept machine's own history slot must be written).
+    // Fused only when the machine wrote the layer slot itself (a dead-blending machine's history slot must be written).
+    x[2] = weight;
     if (src === layerSlot) emitLayer(w, out, layerSlot, w.masks[li]!, layer.mode === "additive" ? 1 : 0, x, 2);
     else w.f64[emit(w, OP.layer, out, src, w.masks[li]!, layer.mode === "additive" ? 1 : 0, w.rotMode)] = weight;
   }
@@ -258,10 +260,11 @@ function recordPlanned(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, p
   const s = mi.current;
   const st = mi.machine.states[s]!;
   const m = st.motion;
+  const start = w.count, batch = w.batch, top = w.slotTop;
   if (m.kind === "clip") {
     childTimeAt(mi, st, s, m.source, false, x, 0);
     sampleSource(w, inst, out, m.source, mi, s, 0);
-    if (inst.keeper !== undefined && inst.keeper.keeps(mi)) recordRememberKept(w, inst, mi, out);
+    if (inst.keeper !== undefined && inst.keeper.keeps(mi)) recordRememberKept(w, inst, mi, out, start, batch, top);
     return;
   }
   if (m.kind === "machine") throw new Error("recordSteady: a nested machine is not steady");
@@ -285,5 +288,5 @@ function recordPlanned(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, p
   }
   if (count === 0) emit(w, OP.copy, out, w.restSlot, 0, 0, 0);
   // A settled machine that inertializes or dead-blends still keeps its output (its next transition's source).
-  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) recordRememberKept(w, inst, mi, out);
+  if (inst.keeper !== undefined && inst.keeper.keeps(mi)) recordRememberKept(w, inst, mi, out, start, batch, top);
 }

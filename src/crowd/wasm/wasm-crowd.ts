@@ -10,7 +10,7 @@ import { createPose, type Pose } from "../../pose/pose.ts";
 import { poseView } from "../crowd-layout.ts";
 import type { CrowdKernel, KernelExports } from "./kernel.ts";
 import { packClip, packedClipBytes, packedTimeline } from "./pack-clip.ts";
-import { blockBytes, keptMachines } from "./kernel-poses.ts";
+import { blockBytes, frozenOffset, keptMachines } from "./kernel-poses.ts";
 import { slotBytes, writeSlot } from "./slot-layout.ts";
 import { createSteadyTemplate, type SteadyTemplate } from "./steady-template.ts";
 
@@ -57,11 +57,16 @@ export interface WasmCrowd {
   /** Byte address of the command list, and its int32 index. */
   readonly commandsAt: number;
   count: number;
+  /** Batches run so far (a recorded command's index is only meaningful within its batch). */
+  batch: number;
   /**
    * Byte address of the per-character blocks of the machines whose poses the kernel keeps (inertialize,
    * deadBlend: kernel-poses.ts), character i's at blocksAt + i·keptCount·blockBytes.
    */
   readonly blocksAt: number;
+  /** Kept machines per character, and the bytes of each one's block. */
+  readonly keptCount: number;
+  readonly blockBytes: number;
   /** Byte addresses of the crowd buffers (poseAt 0: local poses are not kept). */
   readonly poseAt: number;
   readonly modelAt: number;
@@ -159,7 +164,7 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
   for (let k = 0; k < STAGING_CAPACITY; k++) staging.push(poseView(f32, (stagingAt >> 2) + 10 * J * k, J));
   // Frozen poses start as createInstance's: identity transforms (the fourth slot of each block).
   const identity = createPose(J);
-  for (let b = 0; b < count * keptCount; b++) writeSlot(f32, (blocksAt + b * blockBytes(J) + 3 * slot) >> 2, identity);
+  for (let b = 0; b < count * keptCount; b++) writeSlot(f32, (blocksAt + b * blockBytes(J) + frozenOffset(J)) >> 2, identity);
   const exports = instance.exports as unknown as KernelExports;
   // Tell the instance its skeleton once: SKELETON, END.
   i32[commandsAt >> 2] = OP.skeleton; i32[(commandsAt >> 2) + 1] = J; i32[(commandsAt >> 2) + 2] = parentsAt;
@@ -169,8 +174,8 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
     exports, memory, f32, i32, f64, jointCount: J,
     rotMode: graph.options.quatMode === "nlerp" ? 0 : 1,
     restSlot: restAt, rootAt, masks: Int32Array.from(maskAt), packed, strips, sourceHeader, sourceStrip,
-    slotBase, slotStride: slot, slotCount, slotTop: 0, staging, stagingTop: 0, commandsAt, count: 0,
-    blocksAt, poseAt, modelAt, steadyTemplate: createSteadyTemplate(),
+    slotBase, slotStride: slot, slotCount, slotTop: 0, staging, stagingTop: 0, commandsAt, count: 0, batch: 0,
+    blocksAt, keptCount, blockBytes: blockBytes(J), poseAt, modelAt, steadyTemplate: createSteadyTemplate(),
   };
   return {
     wasm,
