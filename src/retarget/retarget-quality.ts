@@ -170,11 +170,16 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
         vt[c] = dstPos[3 * JT * f + 3 * tb + c]! - dstPos[3 * JT * f + 3 * ta + c]!;
       }
       quatRotateVec3(vs, 0, map.frame, 0, vs, 0);
-      const cos = (vs[0]! * vt[0]! + vs[1]! * vt[1]! + vs[2]! * vt[2]!) / (Math.hypot(vs[0]!, vs[1]!, vs[2]!) * Math.hypot(vt[0]!, vt[1]!, vt[2]!));
+      const ls = Math.hypot(vs[0]!, vs[1]!, vs[2]!), lt = Math.hypot(vt[0]!, vt[1]!, vt[2]!);
+      // A zero-length bone (a BVH joint at its parent's place) has no direction to compare: 0/0 would
+      // make the whole figure NaN, so such a frame is left out, and a limb with none left is not listed.
+      if (!(ls > 1e-9 * map.sourceHipHeight && lt > 1e-9 * hipHeight)) continue;
+      const cos = (vs[0]! * vt[0]! + vs[1]! * vt[1]! + vs[2]! * vt[2]!) / (ls * lt);
       angles.push((Math.acos(Math.min(1, Math.max(-1, cos))) * 180) / Math.PI);
     }
+    if (angles.length === 0) continue;
     all.push(...angles.slice(0, 100_000));
-    perLimb.push({ limb, medianDeg: median(angles), maxDeg: Math.max(...angles) });
+    perLimb.push({ limb, medianDeg: median(angles), maxDeg: angles.reduce((m, x) => Math.max(m, x), 0) });
   }
   return {
     boneLengthErrorPercent: 100 * boneLength,
