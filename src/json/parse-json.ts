@@ -1,9 +1,9 @@
-import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { childPointer, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { JsonNode } from "./json-node.ts";
 import { SourceText } from "./source-text.ts";
 import { expectObject, expectString } from "../errors/check-argument.ts";
 import { PARSER_SAFE_DEPTH, tooDeepAt } from "./nesting-depth.ts";
+import { parseJsonSyntax, type SyntaxNode as Node } from "./json-syntax.ts";
 
 /** Limits applied to untrusted JSON before it is parsed. */
 export interface JsonLimits {
@@ -90,8 +90,7 @@ export function parseJsonText(text: string, file: string, limits: JsonLimits = {
     });
     return doc;
   }
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const { tree, errors } = parseJsonSyntax(text);
   if (errors.length > 0 || !tree) {
     for (const e of errors.slice(0, 10)) {
       const { line, column } = source.position(e.offset);
@@ -100,7 +99,7 @@ export function parseJsonText(text: string, file: string, limits: JsonLimits = {
         severity: "error",
         file,
         pointer: "",
-        message: `not valid JSON at line ${line}, column ${column}: ${describeParseError(printParseErrorCode(e.error))}`,
+        message: `not valid JSON at line ${line}, column ${column}: ${e.message}`,
         line,
         column,
       });
@@ -115,11 +114,6 @@ export function parseJsonText(text: string, file: string, limits: JsonLimits = {
   }
   const root = convert(tree, "", 0, maxDepth, doc);
   return { ...doc, root };
-}
-
-function describeParseError(code: string): string {
-  // printParseErrorCode gives names such as "CommaExpected"; make them read as words.
-  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
 function checkString(value: string, at: { pointer: string; offset: number }, doc: JsonDocument): void {
