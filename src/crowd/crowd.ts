@@ -5,6 +5,7 @@ import { poseStride, poseView } from "./crowd-layout.ts";
 import { createSampleCache, type SampleCache } from "./sample-cache.ts";
 import { expectCreateCrowdArguments } from "./check-crowd-arguments.ts";
 import { createSteadyPlan, type SteadyPlan } from "./steady-advance.ts";
+import { characterViews, createCrowdState, type CrowdState } from "./crowd-state.ts";
 import type { CrowdKernel } from "./wasm/kernel.ts";
 import { createKernelPoses, keptMachines, type KernelPoses } from "./wasm/kernel-poses.ts";
 import { createWasmCrowd, type WasmCrowd } from "./wasm/wasm-crowd.ts";
@@ -113,6 +114,12 @@ export interface Crowd {
    * @internal
    */
   readonly steady: SteadyPlan | null;
+  /**
+   * Every character's parameters, root-motion delta and machine clocks, in one buffer (crowd-state.ts):
+   * the instances' typed arrays are views into it, and the settled path indexes it directly.
+   * @internal
+   */
+  readonly state: CrowdState;
 }
 
 function copyRest(view: Pose, rest: Pose): void {
@@ -161,7 +168,7 @@ function bookkeepingOnly(): InertialState {
  */
 function rebind(
   inst: GraphInstance, pose: Pose, pool: Pose[], layerPose: Pose, sampler: SampleCache, cursors: MachineInstance["cursors"][] | null,
-  keeper: KernelPoses | undefined,
+  keeper: KernelPoses | undefined, views: ReturnType<typeof characterViews>,
 ): GraphInstance {
   const J = inst.graph.skeleton.jointCount;
   const machines: MachineInstance[] = new Array<MachineInstance>(inst.machines.length);
@@ -171,9 +178,7 @@ function rebind(
     const { frozen: _dropped, ...fields } = mi;
     // A machine whose poses the kernel keeps needs only the bookkeeping of its InertialState.
     const inertial = keeper && mi.inertial && keeper.keeps(mi) ? bookkeepingOnly() : mi.inertial;
-    // The machine's float64 arrays are views into one buffer from 0 up to its int32 ones (advancedAt): one view of it all.
-    const clocks = new Float64Array(mi.stateTime.buffer, 0, mi.advancedAt.byteOffset / 8);
-    const c = new CrowdMachine({ ...fields, inertial, cursors: shared, clocks, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J) as unknown as MachineInstance;
+    const c = new CrowdMachine({ ...fields, ...views.machine(mi), inertial, cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J) as unknown as MachineInstance;
     machines[mi.machine.id] = c;
     return c;
   };
@@ -181,8 +186,8 @@ function rebind(
   // A literal, not a spread: `time` must start as a double field (0.5 here, reset below) so that
   // `time += dt` updates it in place; a spread copy keeps it tagged and every step would box the sum.
   const out: GraphInstance = {
-    graph: inst.graph, params: inst.params, layers, machines, time: 0.5, stamp: inst.stamp,
-    result: { ...inst.result, pose }, pool, poolTop: 0, layerPose, sampler, ik: inst.ik, keeper,
+    graph: inst.graph, params: views.params, layers, machines, time: 0.5, stamp: inst.stamp,
+    result: { ...inst.result, pose, rootDelta: views.rootDelta }, pool, poolTop: 0, layerPose, sampler, ik: inst.ik, keeper,
   };
   out.time = inst.time;
   return out;
@@ -221,16 +226,20 @@ export function createCrowd(graph: CompiledGraph, count: number, options: CrowdO
   const cursors: MachineInstance["cursors"][] | null = options.shareCursors === false ? null : [];
   const instances: GraphInstance[] = [];
   const anyKept = keptMachines(graph).some(Boolean);
+  let state: CrowdState | null = null;
   for (let i = 0; i < count; i++) {
     const pose = scratchPose ?? poseView(poseBuffer, i * P, J);
     copyRest(pose, rest);
     if (!scratchPose) poses.push(pose);
     matrices.push(model.subarray(16 * J * i, 16 * J * (i + 1)));
     const keeper = kernelSide && anyKept ? createKernelPoses(kernelSide.wasm, graph, i) : undefined;
-    instances.push(rebind(createInstance(graph), pose, pool, layerPose, cache, cursors, keeper));
+    const fresh = createInstance(graph);
+    state ??= createCrowdState(fresh, count);
+    instances.push(rebind(fresh, pose, pool, layerPose, cache, cursors, keeper, characterViews(state, fresh, i)));
   }
+  state ??= createCrowdState(createInstance(graph), 0);
   return {
     graph, count, jointCount: J, instances, poseBuffer, poses, model, matrices, root: options.root, cache,
-    wasm: kernelSide ? kernelSide.wasm : null, mirror: kernelSide ? external : null, steady: createSteadyPlan(graph),
+    wasm: kernelSide ? kernelSide.wasm : null, mirror: kernelSide ? external : null, steady: createSteadyPlan(graph), state,
   };
 }

@@ -31,16 +31,17 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to?: number): 
   // Settled characters (no crossfade, no transition firing, one sub-step) take the fast path,
   // steady-advance.ts; the rest the general one. Both leave the same bits.
   const plan = crowd.steady !== null && steadyFrame(graph, dt) ? crowd.steady : null;
+  const state = crowd.state;
   if (wasm) {
     if (crowd.root && wasm.rootAt) wasm.f32.set(crowd.root, wasm.rootAt >> 2);
     for (let i = from; i < to; i++) {
       if ((i - from) % WARM_TILE === 0) {
-        warmCharacters(instances, i, Math.min(to, i + WARM_TILE));
+        warmCharacters(instances, state, i, Math.min(to, i + WARM_TILE));
         if (wasm.keptCount > 0) warmBlocks(wasm, i, Math.min(to, i + WARM_TILE), wasm.keptCount, wasm.blockBytes);
       }
       const inst = instances[i]!;
-      if (plan !== null && advanceSteady(graph, inst, dt, plan)) {
-        recordSteadyCommands(wasm, inst, i, plan);
+      if (plan !== null && advanceSteady(graph, inst, dt, plan, state, i)) {
+        recordSteadyCommands(wasm, inst, i, plan, state);
       } else {
         advanceInstance(graph, inst, dt);
         recordCharacter(wasm, inst, i);
@@ -67,7 +68,7 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to?: number): 
   beginFrame(crowd.cache);
   for (let i = from; i < to; i++) {
     const inst = instances[i]!;
-    if (plan === null || !advanceSteady(graph, inst, dt, plan)) advanceInstance(graph, inst, dt);
+    if (plan === null || !advanceSteady(graph, inst, dt, plan, state, i)) advanceInstance(graph, inst, dt);
     evaluatePose(inst);
     localToModel32(model, stride * i, skeleton, inst.result.pose, root);
   }

@@ -11,6 +11,7 @@
 // travel, sub-steps) takes the general path. test/crowd/steady-crowd.test.ts holds both paths to equal instance state, events and output.
 import type { CompiledGraph } from "../graph/compiled-graph.ts";
 import type { GraphInstance } from "../graph/graph-instance.ts";
+import type { CrowdState } from "./crowd-state.ts";
 import { addBaseRootMotion, layerWeightAt, MAX_STATE_CYCLES, NOW, sortEventsByTime } from "../graph/step.ts";
 import { emitCrossings } from "../state-machine/clip-events.ts";
 import { NONE, pickTransition } from "../state-machine/select-transition.ts";
@@ -79,10 +80,11 @@ export function steadyFrame(graph: CompiledGraph, dt: number): boolean {
   return typeof dt === "number" && dt >= 0 && dt <= graph.options.maxSubstep;
 }
 
-function planMatches(plan: SteadyPlan, inst: GraphInstance): boolean {
+function planMatches(plan: SteadyPlan, inst: GraphInstance, f64: Float64Array, block: number): boolean {
   if (!plan.valid) return false;
-  const p = inst.params, q = plan.params;
-  for (let k = 0; k < p.length; k++) if (!Object.is(p[k], q[k])) return false;
+  // The parameters start the character's block (crowd-state.ts): inst.params views them.
+  const q = plan.params;
+  for (let k = 0; k < q.length; k++) if (!Object.is(f64[block + k], q[k])) return false;
   const layers = inst.layers;
   for (let li = 0; li < layers.length; li++) if (layers[li]!.current !== plan.states[li]) return false;
   return true;
@@ -142,12 +144,14 @@ function makePlan(plan: SteadyPlan, inst: GraphInstance): void {
 }
 
 /**
- * Advances `inst` by `dt` seconds as `advanceInstance(graph, inst, dt)` would, when the character is
- * settled (see the file's comment), and returns true; returns false, having changed nothing, when it is
- * not (the caller then runs `advanceInstance`). `steadyFrame(graph, dt)` must hold. Leaves `plan` made
- * for this character.
+ * Advances `inst`, character `index` of a crowd whose numbers are in `state`, by `dt` seconds as
+ * `advanceInstance(graph, inst, dt)` would, when the character is settled (see the file's comment), and
+ * returns true; returns false, having changed nothing, when it is not (the caller then runs
+ * `advanceInstance`). `steadyFrame(graph, dt)` must hold. Leaves `plan` made for this character. Its
+ * parameters, clocks, advance stamps and root-motion delta are read and written in `state` directly
+ * (the instance's typed arrays are views of the same bytes).
  */
-export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: number, plan: SteadyPlan): boolean {
+export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: number, plan: SteadyPlan, state: CrowdState, index: number): boolean {
   if (inst.disposed === true || inst.graph !== graph) return false;
   const layers = inst.layers;
   for (let li = 0; li < layers.length; li++) {
@@ -159,12 +163,12 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
     // do not change: checking every layer first is what each layer's update would find.
     if (m.outgoing[mi.current]!.length !== 0 && pickTransition(inst, mi) !== NONE) return false;
   }
-  if (!planMatches(plan, inst)) makePlan(plan, inst);
+  const f64 = state.f64, i32 = state.i32, block = state.stride * index;
+  if (!planMatches(plan, inst, f64, block)) makePlan(plan, inst);
   const res = inst.result;
   res.events.count = 0;
   res.events.dropped = 0;
-  const rd = res.rootDelta;
-  for (let k = 0; k < rd.length; k++) rd[k] = 0;
+  for (let k = block + state.rootDeltaAt, end = k + 4; k < end; k++) f64[k] = 0;
   res.transitionsFired = 0;
   // advanceInstance's one sub-step: h = dt / 1, starting at t0 = 0.
   const h = dt / 1;
@@ -173,31 +177,31 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
     const s = mi.current;
     const states = mi.machine.states;
     const st = states[s]!;
-    mi.advancedAt[s] = ++inst.stamp;
+    i32[2 * block + state.layerAdvanced[li]! + s] = ++inst.stamp;
     // updateMachine's clock for the output history (inertialize, deadBlend).
     const ine = mi.inertial;
     if (ine !== null) ine.times[NOW] = ine.times[NOW]! + h;
     const adv = h * plan.speed[li]!;
     const cycle = plan.cycle[li]!;
     const finite = cycle > 0 && cycle < Infinity;
-    // The machine's clocks through one view (MachineInstance.clocks): stateTime, statePrevTime,
-    // statePhase, statePrevPhase and stateWeight of n states, then the child weights.
-    const clocks = mi.clocks!, n = states.length;
-    const time = clocks[s]!, phase = clocks[2 * n + s]!;
-    clocks[n + s] = time;
-    clocks[3 * n + s] = phase;
+    // The machine's clocks (MachineInstance.clocks) in the crowd's buffer from float64 index c: stateTime,
+    // statePrevTime, statePhase, statePrevPhase and stateWeight of n states, then the child weights.
+    const c = block + state.layerClocks[li]!, n = states.length;
+    const time = f64[c + s]!, phase = f64[c + 2 * n + s]!;
+    f64[c + n + s] = time;
+    f64[c + 3 * n + s] = phase;
     const maxCycles = STATE_CYCLES_LIMIT[0]!;
     const limit = finite ? maxCycles * cycle : STATE_CYCLES_LIMIT[1]!;
     let nextTime = time + adv;
     if (nextTime > limit) nextTime = limit;
-    clocks[s] = nextTime;
+    f64[c + s] = nextTime;
     let nextPhase = finite ? phase + adv / cycle : phase;
     if (nextPhase > maxCycles) nextPhase = maxCycles;
-    clocks[2 * n + s] = nextPhase;
+    f64[c + 2 * n + s] = nextPhase;
     // A blend's child weights, which the general path leaves in the instance (its clock computes them).
     if (st.motion.kind !== "clip") {
       const planned = plan.childWeights[li]!;
-      for (let c = 0, o = plan.childOffset[li]!, k = plan.childLength[li]!; c < k; c++) clocks[o + c] = planned[c]!;
+      for (let k = 0, o = c + plan.childOffset[li]!, end = plan.childLength[li]!; k < end; k++) f64[o + k] = planned[k]!;
     }
     if (finite && adv > 0) {
       const sync = isSyncBlend(st);
@@ -209,9 +213,9 @@ export function advanceSteady(graph: CompiledGraph, inst: GraphInstance, dt: num
       emitCrossings(inst, mi, st, crossing);
     }
     // computeWeights for a machine in no crossfade: its current state alone.
-    for (let k = 4 * n, end = 5 * n; k < end; k++) clocks[k] = 0;
+    for (let k = c + 4 * n, end = c + 5 * n; k < end; k++) f64[k] = 0;
     mi.frozenWeight = 0;
-    clocks[4 * n + s] = 1;
+    f64[c + 4 * n + s] = 1;
   }
   sortEventsByTime(res.events, 0);
   // dt, not h (the same value): a computed double passed to a call V8 does not inline is boxed, while

@@ -6,6 +6,7 @@
 // bits; recording a synthetic-64 bench character took 0.28 µs by the walk (docs/performance.md).
 import type { GraphInstance } from "../../graph/graph-instance.ts";
 import { wrapTimeAt } from "../../clip/wrap-time.ts";
+import type { CrowdState } from "../crowd-state.ts";
 import type { SteadyPlan } from "../steady-advance.ts";
 import { flush, recordSteady } from "./record-pose.ts";
 import { MAX_COMMANDS, type SteadyTemplate } from "./steady-template.ts";
@@ -20,7 +21,7 @@ const x = new Float64Array(2);
  * Characters whose machines keep poses in the kernel (inertialize, deadBlend) are always walked: their
  * commands name their own pose blocks.
  */
-export function recordSteadyCommands(w: WasmCrowd, inst: GraphInstance, index: number, plan: SteadyPlan): void {
+export function recordSteadyCommands(w: WasmCrowd, inst: GraphInstance, index: number, plan: SteadyPlan, state: CrowdState): void {
   const tpl = w.steadyTemplate;
   if (inst.keeper !== undefined) {
     recordSteady(w, inst, index, plan);
@@ -43,17 +44,18 @@ export function recordSteadyCommands(w: WasmCrowd, inst: GraphInstance, index: n
   const o = (w.commandsAt >> 2) + 8 * w.count;
   const i32 = w.i32, commands = tpl.commands;
   for (let k = 0, end = 8 * n; k < end; k++) i32[o + k] = commands[k]!;
-  const f64 = w.f64, layers = inst.layers;
+  const f64 = w.f64, layers = inst.layers, clocks = state.f64, block = state.stride * index;
   for (let k = 0; k < tpl.times; k++) {
-    const mi = layers[tpl.timeLayer[k]!]!;
+    const li = tpl.timeLayer[k]!;
+    const mi = layers[li]!;
     const s = mi.current;
-    // childTimeAt, reading the clocks through MachineInstance.clocks (the view advanceSteady wrote).
-    const states = mi.machine.states, clocks = mi.clocks!;
+    // childTimeAt, reading the clocks (MachineInstance.clocks) where advanceSteady wrote them: in the crowd's buffer from c.
+    const states = mi.machine.states, c = block + state.layerClocks[li]!;
     const duration = tpl.timeSource[k]!.duration;
     if (duration === Infinity) {
-      x[0] = clocks[s]!;
+      x[0] = clocks[c + s]!;
     } else {
-      x[0] = tpl.timeSync[k] === 1 ? clocks[2 * states.length + s]! * duration : clocks[s]!;
+      x[0] = tpl.timeSync[k] === 1 ? clocks[c + 2 * states.length + s]! * duration : clocks[c + s]!;
       x[1] = duration;
       wrapTimeAt(x, 0, states[s]!.loop);
     }
