@@ -80,6 +80,8 @@ export function footPlacement(
   expectFunction(fn, "ground", ground);
   expectFiniteNumber(fn, "weight", weight);
   expectOptionalObject(fn, "settings", settings);
+  expectDirection(fn, "settings.up", settings.up);
+  expectDirection(fn, "settings.forward", settings.forward);
   const count = Math.floor(legs.length / 3);
   if (count > MAX_FOOT_PLACEMENT_LEGS || legs.length % 3 !== 0) throw invalidValue(fn, "legs", `needs 3 joints per leg for at most ${MAX_FOOT_PLACEMENT_LEGS} legs, got ${legs.length} numbers`);
   for (let k = -1; k < legs.length; k++) {
@@ -92,6 +94,14 @@ export function footPlacement(
   return placementArgs[1]!;
 }
 const placementArgs = new Float64Array(2);
+
+/** A constant direction, when given: three numbers of a finite, non-zero length (a zero `up` moved nothing). */
+function expectDirection(fn: string, name: string, v: ArrayLike<number> | undefined): void {
+  if (v === undefined) return;
+  expectNumberArray(fn, name, v, 3);
+  const square = v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!;
+  if (!(square > 0 && square < Infinity)) throw invalidValue(fn, name, `(${v[0]}, ${v[1]}, ${v[2]}) has no direction (its squared length is ${square})`);
+}
 
 /**
  * {@link footPlacement} without the argument checks, for the graph's IK layers (validated at compile time):

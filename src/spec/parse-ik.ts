@@ -88,7 +88,19 @@ function readIkLayer(r: SpecReader, node: JsonNode): IkLayerSpec | undefined {
       const heightNode = groundObj ? r.optional(groundObj, "height") : undefined;
       const height = heightNode ? readValue(r, heightNode) : 0;
       const normalNode = groundObj ? r.optional(groundObj, "normal") : undefined;
-      const normal = normalNode ? readVector(r, normalNode) : up ? ([up[0], up[1], up[2]] as const) : undefined;
+      let normal = normalNode ? readVector(r, normalNode) : up ? ([up[0], up[1], up[2]] as const) : undefined;
+      // A constant normal of no direction, or facing across or against up, is no ground: refused here, once,
+      // since the plane would silently count as flat (a normal from parameters is checked as it plays).
+      if (normalNode && normal && up && normal.every((x) => typeof x === "number")) {
+        const [x, y, z] = normal as readonly number[] as [number, number, number];
+        const square = x * x + y * y + z * z;
+        const problem = !(square > 0 && square < Infinity) ? `has no direction (its squared length is ${square})`
+          : (x * up[0] + y * up[1] + z * up[2]) / Math.sqrt(square) / Math.hypot(...up) > 1e-6 ? "" : `faces across or against up (${up.join(", ")})`;
+        if (problem) {
+          r.report(normalNode, "E_SPEC_BAD_VALUE", `the ground normal (${x}, ${y}, ${z}) ${problem}`);
+          normal = undefined;
+        }
+      }
       const floor = readNumber(r, r.optional(obj, "floor"), -Number.MAX_VALUE, Number.MAX_VALUE, 0);
       const dropNode = r.optional(obj, "maxPelvisDrop");
       const maxPelvisDrop = dropNode ? r.numberIn(dropNode, 0) : undefined;

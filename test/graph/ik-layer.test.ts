@@ -182,3 +182,30 @@ test("the parser checks IK layers' shape: solver, keys that belong to another so
     "/ik/2/maxAngle E_OUT_OF_RANGE", "/ik/2/pole E_SPEC_NOT_ALLOWED", "/ik/3/legs E_OUT_OF_RANGE", "/ik/3/ground/slope E_SPEC_UNKNOWN_KEY",
   ]) assert.ok(got.includes(want), `${want} not in ${got.join("; ")}`);
 });
+
+test("a constant foot-placement ground normal with no direction, or facing across or against up, is refused at its pointer; one from parameters is not", () => {
+  const legs = [["UpperLeg.L", "LowerLeg.L", "Foot.L"]];
+  const feet = (ground: unknown, extra: Record<string, unknown> = {}): unknown[] => [{ name: "feet", solver: "footPlacement", pelvis: "Body", legs, ground, ...extra }];
+  for (const [normal, up, message] of [
+    [[0, 0, 0], undefined, /the ground normal \(0, 0, 0\) has no direction \(its squared length is 0\)/],
+    [[1e200, 1e200, 0], undefined, /has no direction \(its squared length is Infinity\)/],
+    [[1, 0, 0], undefined, /the ground normal \(1, 0, 0\) faces across or against up \(0, 1, 0\)/],
+    [[0, -1, 0], undefined, /faces across or against up/],
+    [[0, 1, 0], [0, 0, 1], /faces across or against up \(0, 0, 1\)/],
+  ] as const) {
+    const r = parse(robotWithIk(feet({ normal }, up ? { up } : {}), {}));
+    assert.equal(r.spec, undefined, JSON.stringify(normal));
+    const d = r.diagnostics.find((x) => x.pointer === "/ik/0/ground/normal");
+    assert.equal(d?.code, "E_SPEC_BAD_VALUE", JSON.stringify(r.diagnostics));
+    assert.match(d!.message, message);
+    assert.equal(d!.file, "ik.animgraph.json");
+    assert.ok(d!.line !== undefined && d!.line > 0, "the diagnostic has the spec's line");
+  }
+  for (const normal of [[0.2, 1, 0.1], [0, 1e-3, 0]]) assert.ok(parse(robotWithIk(feet({ normal }), {})).spec, JSON.stringify(normal));
+  const driven = parse(robotWithIk(feet({ normal: [{ param: "nx" }, 0, 0] }), { nx: { type: "float" } }));
+  assert.ok(driven.spec, JSON.stringify(driven.diagnostics));
+  // The public compile entries get the same finding from a plain-object spec, and no graph.
+  const compiled = compileGraph(robotWithIk(feet({ normal: [0, 0, 0] }), {}) as never, robot, gltf.clips);
+  assert.equal(compiled.graph, undefined);
+  assert.deepEqual(compiled.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.pointer} ${d.code}`), ["/ik/0/ground/normal E_SPEC_BAD_VALUE"]);
+});

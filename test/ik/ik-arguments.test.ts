@@ -25,6 +25,13 @@ test("the IK jobs name a wrong argument with an AnimgraphError, never a TypeErro
   rejects(() => aimChainIk(q8(), p9(), [0, 1], [1], [1, 1], [0, 0, 1], 0, [1, 0, 0], 0, 1), "ERR_OUT_OF_RANGE", /jointWeights/);
   rejects(() => footPlacement(q8(), p9(), 0, [0, 1], () => {}, 1), "ERR_INVALID_VALUE", /legs/);
   rejects(() => footPlacement(q8(), p9(), 0, [0, 1, 2], null as never, 1), "ERR_ARGUMENT", /ground/);
+  // A zero or non-finite up or forward would move nothing or write NaN: refused, as a spec's zero up is.
+  const flat = (out: Float64Array, o: number): void => out.set([0, 0, 1, 0], o);
+  const q12 = (): Float64Array => new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  rejects(() => footPlacement(q12(), p9(), 0, [0, 1, 2], flat, 1, { up: [0, 0, 0] }), "ERR_INVALID_VALUE", /settings\.up: \(0, 0, 0\) has no direction/);
+  rejects(() => footPlacement(q12(), p9(), 0, [0, 1, 2], flat, 1, { forward: [Number.NaN, 0, 1] }), "ERR_INVALID_VALUE", /settings\.forward: \(NaN, 0, 1\) has no direction/);
+  rejects(() => footPlacement(q12(), p9(), 0, [0, 1, 2], flat, 1, { up: [0, 1] }), "ERR_OUT_OF_RANGE", /settings\.up/);
+  assert.equal(footPlacement(q12(), p9(), 0, [0, 1, 2], flat, 1, { up: [0, 2, 0], forward: [0, 0, 1] }), 0);
   const skeleton = createSkeleton({ names: ["a", "b"], parents: [-1, 0] });
   rejects(() => writeModelPose(createPose(3), skeleton, new Float64Array(8), new Float64Array(6), new Float64Array(2), new Uint8Array(2)), "ERR_SKELETON_MISMATCH", /pose/);
   rejects(() => writeModelPose(createPose(2), skeleton, new Float64Array(8), [0, 0, 0, 0, 0, 0] as never, new Float64Array(2), new Uint8Array(2)), "ERR_ARGUMENT", /\bp\b/);

@@ -107,3 +107,12 @@ test("--clips checks clip and joint names against a GLB", { skip: !HAVE_SHARED_A
   const bad = await run("lint", "clean.json", "--clips", "missing.glb");
   assert.equal(bad.code, 2);
 });
+
+test("a foot-placement ground normal of (0, 0, 0) is unusable input: its file, pointer and line, exit 2", async () => {
+  const spec = { ...structuredClone(CLEAN), ik: [{ name: "feet", solver: "footPlacement", pelvis: "Hips", legs: [["UpperLeg.L", "LowerLeg.L", "Foot.L"]], ground: { normal: [0, 0, 0] } }] };
+  writeFileSync(join(dir, "flat.json"), JSON.stringify(spec, null, 2));
+  const r = await run("lint", "flat.json");
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.ok(r.out.includes("flat.json: /ik/0/ground/normal: the ground normal (0, 0, 0) has no direction (its squared length is 0) [E_SPEC_BAD_VALUE]"), r.out);
+  assert.doesNotMatch(r.out + r.err, /\n\s+at /);
+});
