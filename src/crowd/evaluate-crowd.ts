@@ -37,7 +37,7 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to?: number): 
     for (let i = from; i < to; i++) {
       if ((i - from) % WARM_TILE === 0) {
         warmCharacters(instances, state, i, Math.min(to, i + WARM_TILE));
-        if (wasm.keptCount > 0) warmBlocks(wasm, i, Math.min(to, i + WARM_TILE), wasm.keptCount, wasm.blockBytes);
+        if (wasm.keptCount > 0) warmBlocks(wasm, instances, i, Math.min(to, i + WARM_TILE));
       }
       const inst = instances[i]!;
       if (plan !== null && advanceSteady(graph, inst, dt, plan, state, i)) {
