@@ -63,7 +63,7 @@ type View = Float64Array | Int32Array;
 export function characterViews(state: CrowdState, inst: GraphInstance, index: number): {
   params: Float64Array;
   rootDelta: Float64Array;
-  machine(mi: MachineInstance): Pick<MachineInstance, "stateTime" | "statePrevTime" | "statePhase" | "statePrevPhase" | "stateWeight" | "advancedAt" | "childWeights" | "cellWeights" | "travelPath" | "clocks">;
+  machine(mi: MachineInstance): Pick<MachineInstance, "stateTime" | "statePrevTime" | "statePhase" | "statePrevPhase" | "stateWeight" | "advancedAt" | "childWeights" | "cellWeights" | "travelPath"> & { clocks: Float64Array };
 } {
   const { machineAt } = layout(inst);
   const base = 8 * state.stride * index;

@@ -5,6 +5,7 @@ import { poseStride, poseView } from "./crowd-layout.ts";
 import { createSampleCache, type SampleCache } from "./sample-cache.ts";
 import { expectCreateCrowdArguments } from "./check-crowd-arguments.ts";
 import { createSteadyPlan, type SteadyPlan } from "./steady-advance.ts";
+import { CrowdMachine } from "./crowd-machine.ts";
 import { characterViews, createCrowdState, type CrowdState } from "./crowd-state.ts";
 import type { CrowdKernel } from "./wasm/kernel.ts";
 import { createKernelPoses, keptMachines, type KernelPoses } from "./wasm/kernel-poses.ts";
@@ -128,27 +129,6 @@ function copyRest(view: Pose, rest: Pose): void {
   view.s.set(rest.s);
 }
 
-/**
- * A crowd character's machine: the fields of createInstance's machine instance, with `frozen` made on
- * first use (a getter on the prototype, so every machine object keeps one hidden class).
- */
-class CrowdMachine {
-  private frozenPose: Pose | null = null;
-  private readonly jointCount: number;
-  constructor(fields: Omit<MachineInstance, "frozen">, jointCount: number) {
-    this.jointCount = jointCount;
-    Object.assign(this, fields);
-  }
-  get frozen(): Pose {
-    return (this.frozenPose ??= identityPose(this.jointCount));
-  }
-}
-
-/** What createInstance's frozen poses start as: zero translations, identity rotations, unit scales. */
-function identityPose(jointCount: number): Pose {
-  return createPose(jointCount);
-}
-
 const NO_JOINTS = createPose(0);
 const NO_NUMBERS = new Float64Array(0);
 
@@ -178,7 +158,7 @@ function rebind(
     const { frozen: _dropped, ...fields } = mi;
     // A machine whose poses the kernel keeps needs only the bookkeeping of its InertialState.
     const inertial = keeper && mi.inertial && keeper.keeps(mi) ? bookkeepingOnly() : mi.inertial;
-    const c = new CrowdMachine({ ...fields, ...views.machine(mi), inertial, cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J) as unknown as MachineInstance;
+    const c: MachineInstance = new CrowdMachine({ ...fields, ...views.machine(mi), inertial, cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J);
     machines[mi.machine.id] = c;
     return c;
   };
