@@ -1,5 +1,10 @@
+import { extname } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadGltfFile } from "../io/gltf/load-gltf-file.ts";
+import { loadRig } from "../retarget/load-rig.ts";
+import type { Skeleton } from "../skeleton/skeleton.ts";
+import { expectString } from "../errors/check-argument.ts";
+import { expectNonEmptyString } from "../errors/check-shape.ts";
 import type { LintClipInfo } from "./lint-options.ts";
 
 /** What the linter takes from a glTF file: its clips and its joints. */
@@ -14,12 +19,21 @@ export interface LintAssets {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+function rigAssets(rig: Awaited<ReturnType<typeof loadRig>>): { ok: boolean; skeletons: readonly Skeleton[]; clips: readonly { name: string; duration: number }[]; diagnostics: readonly Diagnostic[] } {
+  return { ok: rig.skeleton !== undefined, skeletons: rig.skeleton ? [rig.skeleton] : [], clips: rig.clips, diagnostics: rig.diagnostics };
+}
+
 /**
- * Loads clip names and durations and joint names and parents from a glTF/GLB file for `lintGraph`. glTF stores
+ * Loads clip names and durations and joint names and parents from a glTF/GLB file (or a .bvh or .vrma) for `lintGraph`. glTF stores
  * no loop mode, so clips carry none (a state's `loop` decides, default "loop").
  */
 export async function lintAssetsFromGltf(path: string, label: string = path): Promise<LintAssets> {
-  const r = await loadGltfFile(path, { fileName: label });
+  expectNonEmptyString("lintAssetsFromGltf", "path", path);
+  expectString("lintAssetsFromGltf", "label", label);
+  // A .bvh or .vrma (by extension) gives its one skeleton and clips, as `run --clips` plays them.
+  const ext = extname(path).toLowerCase();
+  const r: { ok: boolean; skeletons: readonly Skeleton[]; clips: readonly { name: string; duration: number }[]; diagnostics: readonly Diagnostic[] } =
+    ext === ".bvh" || ext === ".vrma" ? rigAssets(await loadRig(path, { label })) : await loadGltfFile(path, { fileName: label });
   // A name two skeletons share keeps the first skeleton's parent.
   const index = new Map<string, number>();
   const parentNames: (string | undefined)[] = [];

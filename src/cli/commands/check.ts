@@ -41,7 +41,7 @@ export const checkCommand: CliCommand = {
       .command("check")
       .description("Explore a graph's reachable configurations with the runtime: unreachable/stuck states, livelocks, trigger and transition faults, exit times never reached, user properties; each finding with a replayed witness timeline")
       .argument("<graph>", "graph spec (*.animgraph.json)")
-      .option("--clips <file>", "glTF/GLB file with the skeleton and clips (real clip lengths; without it 1-second stand-ins are used)")
+      .option("--clips <file>", "glTF/GLB, .bvh or .vrma file with the skeleton and clips (real clip lengths; without it 1-second stand-ins are used)")
       .option("--bound <n>", "most input changes along an explored path", "40")
       .option("--prop <file>", "properties file (docs/check.md): never … while …, always eventually … after …, from … reachable …")
       .option("--json", "print the report as JSON (findings with JSON pointers and witness timelines)")

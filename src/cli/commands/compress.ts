@@ -9,6 +9,7 @@ import { ExitCode } from "../../diagnostics/exit-codes.ts";
 import { checkOutputFile, writeOutputFile } from "../output-file.ts";
 import { loadBvh } from "../../io/bvh/load-bvh.ts";
 import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
+import { loadVrmaFile } from "../../io/vrma/load-vrma-file.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
 import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
@@ -41,7 +42,7 @@ export const compressCommand: CliCommand = {
     program
       .command("compress")
       .description("Compress clips (predicted keys, quantised residuals) under a model-space error bound into an .agc file")
-      .argument("<input>", "a .bvh, .glb or .gltf file")
+      .argument("<input>", "a .bvh, .glb, .gltf or .vrma file")
       .requiredOption("--tolerance <length>", "largest virtual-vertex error, with a unit: 0.1mm, 1e-4m, 0.01cm")
       .requiredOption("--out <file>", "the .agc file to write (atomically)")
       .option("--resample <hz>", "key grid rate in Hz (default: the source's own key rate)")
@@ -78,7 +79,7 @@ async function run(ctx: CliContext, input: string, options: CompressCliOptions):
   const out = checkOutputFile(ctx, options.out, [{ label: input, path: input }]);
   if (!out) return;
   const ext = extname(inPath).toLowerCase();
-  if (ext !== ".bvh" && ext !== ".glb" && ext !== ".gltf") throw new CliUsageError(`the input must be a .bvh, .glb or .gltf file, got "${input}"`);
+  if (ext !== ".bvh" && ext !== ".glb" && ext !== ".gltf" && ext !== ".vrma") throw new CliUsageError(`the input must be a .bvh, .glb, .gltf or .vrma file, got "${input}"`);
 
   // Load.
   const diagnostics: Diagnostic[] = [];
@@ -87,6 +88,11 @@ async function run(ctx: CliContext, input: string, options: CompressCliOptions):
     const result = loadBvh(inPath, {}, input);
     appendAll(diagnostics, result.diagnostics);
     if (result.clip) clips = [result.clip];
+  } else if (ext === ".vrma") {
+    // A VRM animation is a glTF whose skeleton is its humanoid: the same clips retarget reads.
+    const result = await loadVrmaFile(inPath, input);
+    appendAll(diagnostics, result.diagnostics);
+    clips = [...result.clips];
   } else {
     const result = await loadGltfFile(inPath, { fileName: input });
     appendAll(diagnostics, result.diagnostics);

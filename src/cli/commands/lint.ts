@@ -28,7 +28,7 @@ export const lintCommand: CliCommand = {
       .command("lint")
       .description("Lint animation graph specs: names, types, reachability, dead ends, never-firing, shadowed and ambiguous transitions, instant cycles, budgets, blend spaces")
       .argument("<spec...>", "graph spec(s) (JSON), or seed-format blend-check specs")
-      .option("--clips <file>", "glTF/GLB file whose clips and joints the spec must name")
+      .option("--clips <file>", "glTF/GLB, .bvh or .vrma file whose clips and joints the spec must name")
       .option("--format <format>", "output: text (one line per finding), json (array of diagnostics) or sarif (SARIF 2.1.0)", "text")
       .action((specs: string[], options: LintCliOptions) => run(ctx, specs, options));
   },

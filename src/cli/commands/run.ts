@@ -39,7 +39,7 @@ export const runCommand: CliCommand = {
       .description("Simulate a timeline of parameter changes and triggers on a graph; print states, crossfades, events and root motion per step")
       .argument("<spec>", "graph spec (*.animgraph.json)")
       .requiredOption("--script <timeline>", "timeline JSON (docs/runtime.md, \"Timeline format\")")
-      .option("--clips <file>", "glTF/GLB file with the skeleton and clips the spec names")
+      .option("--clips <file>", "glTF/GLB, .bvh or .vrma file with the skeleton and clips the spec names")
       .option("--stand-in-clips", "use procedural stand-in clips (one joint, one sine per clip name) instead of --clips")
       .option("--json", "print one JSON document with every step instead of text lines")
       .option("--dt <seconds>", "step length, a number or a fraction such as 1/60 (default: the timeline's dt)")
