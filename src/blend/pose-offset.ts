@@ -76,74 +76,109 @@ export function offsetVelocityAt(v: Float64Array, e: Pose, t: Pose, x: Float64Ar
 }
 
 /**
- * Writes into `joints` the joints whose offset x or y (9 numbers each; y may be null) is not all 0 (NaN
- * counts), returns how many: the only joints an offset changes (most of a character's, in most
- * transitions, keep still: 27 of the robot's 43 from walk to run).
+ * Packs the offset x and its velocity y (9 numbers per joint each; y may be null: 0) of the joints they
+ * move, for addPackedOffsetAt: most of a character's joints keep still in a transition (27 of the robot's
+ * 43 from walk to run) and most moving ones only turn, so the per-frame offset reads 48 contiguous bytes
+ * per turning joint instead of two 72-byte strides per joint (at 1,000 characters the strided vectors
+ * missed the cache on every joint). First the joints whose rotation x or y is not all 0 (NaN counts):
+ * their index in `joints`, (x, y) per rotation component in `packed` (6 numbers); then the joints whose
+ * translation or scale is not all 0: 12 numbers each. counts[0] ← turning joints, counts[1] ← shifting
+ * ones. `packed` holds 18 numbers per joint, `joints` 2.
  */
-export function listMovingJoints(joints: Int32Array, x: Float64Array, y: Float64Array | null): number {
-  let n = 0;
-  for (let j = 0; j < joints.length; j++) {
-    const o = OFFSET_STRIDE * j;
-    let still = true;
-    for (let c = 0; c < OFFSET_STRIDE && still; c++) still = x[o + c] === 0 && (y === null || y[o + c] === 0);
-    if (!still) joints[n++] = j;
+export function packOffset(packed: Float64Array, joints: Int32Array, counts: Int32Array, x: Float64Array, y: Float64Array | null): void {
+  let n = 0, p = 0;
+  for (let turn = 1; turn >= 0; turn--) {
+    const first = n;
+    // Turning: components 3..5; shifting: 0..2 and 6..8.
+    const from = turn ? 3 : 0, to = turn ? 6 : 9;
+    for (let o = 0; o < x.length; o += OFFSET_STRIDE) {
+      let moves = false;
+      for (let c = o + from; c < o + to; c += c === o + 2 ? 4 : 1) moves ||= x[c] !== 0 || (y !== null && y[c] !== 0);
+      if (!moves) continue;
+      for (let c = o + from; c < o + to; c += c === o + 2 ? 4 : 1) {
+        packed[p++] = x[c]!;
+        packed[p++] = y === null ? 0 : y[c]!;
+      }
+      joints[n++] = o / OFFSET_STRIDE;
+    }
+    counts[1 - turn] = n - first;
   }
-  return n;
 }
 
 /**
- * out ← pose ⊕ (c0·x + c1·y) per joint, with c0 = cs[ci], c1 = cs[ci + 1]: translation and scale add,
- * the rotation vector r = c0·x_r + c1·y_r turns the rotation: q ← exp(r) · q. `y` may be null (c1 unused).
- * `out` may be `pose`. With `joints`, only its first `count` joints (listMovingJoints: the others' offset
- * is 0, which leaves them as they are), and `out` must be `pose`. No allocation.
+ * pose ⊕ (c0·x + c1·y) in place over the joints packOffset packed (the others' offset is 0, which leaves
+ * them as they are), with c0 = cs[ci], c1 = cs[ci + 1]: translation and scale add, the rotation vector
+ * r = c0·x_r + c1·y_r turns the rotation, q ← exp(r) · q. No allocation.
  */
-export function addPoseOffsetAt(out: Pose, pose: Pose, x: Float64Array, y: Float64Array | null, cs: Float64Array, ci: number, joints?: Int32Array, count = 0): void {
-  const c0 = cs[ci]!, c1 = y ? cs[ci + 1]! : 0;
-  const pt = pose.t, ps = pose.s, pr = pose.r, ot = out.t, os = out.s, or = out.r;
-  const end = joints ? count : pose.jointCount;
+export function addPackedOffsetAt(pose: Pose, packed: Float64Array, joints: Int32Array, counts: Int32Array, cs: Float64Array, ci: number): void {
+  const c0 = cs[ci]!, c1 = cs[ci + 1]!;
+  const turning = counts[0]!, end = turning + counts[1]!;
+  let p = 0;
   for (let m = 0; m < end; m++) {
-    const j = joints ? joints[m]! : m;
-    const o = OFFSET_STRIDE * j, k3 = 3 * j, k4 = 4 * j;
-    let tx = c0 * x[o]!, ty = c0 * x[o + 1]!, tz = c0 * x[o + 2]!;
-    let rx = c0 * x[o + 3]!, ry = c0 * x[o + 4]!, rz = c0 * x[o + 5]!;
-    let sx = c0 * x[o + 6]!, sy = c0 * x[o + 7]!, sz = c0 * x[o + 8]!;
-    if (y) {
-      tx += c1 * y[o]!; ty += c1 * y[o + 1]!; tz += c1 * y[o + 2]!;
-      rx += c1 * y[o + 3]!; ry += c1 * y[o + 4]!; rz += c1 * y[o + 5]!;
-      sx += c1 * y[o + 6]!; sy += c1 * y[o + 7]!; sz += c1 * y[o + 8]!;
-    }
-    ot[k3] = pt[k3]! + tx;
-    ot[k3 + 1] = pt[k3 + 1]! + ty;
-    ot[k3 + 2] = pt[k3 + 2]! + tz;
-    os[k3] = ps[k3]! + sx;
-    os[k3 + 1] = ps[k3 + 1]! + sy;
-    os[k3 + 2] = ps[k3 + 2]! + sz;
-    const qx = pr[k4]!, qy = pr[k4 + 1]!, qz = pr[k4 + 2]!, qw = pr[k4 + 3]!;
-    const a2 = rx * rx + ry * ry + rz * rz;
-    if (a2 < 1e-24) {
-      or[k4] = qx; or[k4 + 1] = qy; or[k4 + 2] = qz; or[k4 + 3] = qw;
-      continue;
-    }
-    // exp(r) = (r·sin(θ/2)/θ, cos(θ/2)), θ = |r|. Up to θ = π by the Taylor series in h² = θ²/4 (7 terms:
-    // error below 1e-8, float32 storage rounds more), which costs a third of sin, cos and a square root.
-    let k: number, ew: number;
-    if (a2 <= PI2) {
-      const h2 = 0.25 * a2;
-      ew = 1 + h2 * (-1 / 2 + h2 * (1 / 24 + h2 * (-1 / 720 + h2 * (1 / 40320 + h2 * (-1 / 3628800 + h2 * (1 / 479001600 - h2 / 87178291200))))));
-      k = 0.5 * (1 + h2 * (-1 / 6 + h2 * (1 / 120 + h2 * (-1 / 5040 + h2 * (1 / 362880 + h2 * (-1 / 39916800 + h2 * (1 / 6227020800 - h2 / 1307674368000)))))));
+    const j = joints[m]!;
+    if (m < turning) {
+      for (let c = 0; c < 3; c++, p += 2) rot[c] = c0 * packed[p]! + c1 * packed[p + 1]!;
+      turnBy(pose.r, 4 * j);
     } else {
-      const angle = Math.sqrt(a2);
-      k = Math.sin(0.5 * angle) / angle;
-      ew = Math.cos(0.5 * angle);
+      for (let c = 0; c < 6; c++, p += 2) {
+        const v = c < 3 ? pose.t : pose.s, k = 3 * j + (c % 3);
+        v[k] = v[k]! + (c0 * packed[p]! + c1 * packed[p + 1]!);
+      }
     }
-    const ex = rx * k, ey = ry * k, ez = rz * k;
-    // exp(r) · q, renormalised (float32 storage and the sine leave it a few ulps off unit).
-    const nx = ew * qx + ex * qw + ey * qz - ez * qy;
-    const ny = ew * qy - ex * qz + ey * qw + ez * qx;
-    const nz = ew * qz + ex * qy - ey * qx + ez * qw;
-    const nw = ew * qw - ex * qx - ey * qy - ez * qz;
-    const n = 1 / Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
-    or[k4] = nx * n; or[k4 + 1] = ny * n; or[k4 + 2] = nz * n; or[k4 + 3] = nw * n;
+  }
+}
+
+/** The rotation vector turnBy applies (a double argument would be boxed whenever V8 does not inline). */
+const rot = new Float64Array(3);
+
+/**
+ * q ← exp(r) · q for the rotation at q[k4..k4 + 3], r = rot[0..2] a rotation vector, renormalised
+ * (float32 storage and the series leave it a few ulps off unit).
+ */
+function turnBy(q: Float32Array, k4: number): void {
+  const rx = rot[0]!, ry = rot[1]!, rz = rot[2]!;
+  const a2 = rx * rx + ry * ry + rz * rz;
+  if (a2 < 1e-24) return;
+  // exp(r) = (r·sin(θ/2)/θ, cos(θ/2)), θ = |r|. Up to θ = π by the Taylor series in h² = θ²/4 (7 terms:
+  // error below 1e-8, float32 storage rounds more), which costs a third of sin, cos and a square root.
+  let k: number, ew: number;
+  if (a2 <= PI2) {
+    const h2 = 0.25 * a2;
+    ew = 1 + h2 * (-1 / 2 + h2 * (1 / 24 + h2 * (-1 / 720 + h2 * (1 / 40320 + h2 * (-1 / 3628800 + h2 * (1 / 479001600 - h2 / 87178291200))))));
+    k = 0.5 * (1 + h2 * (-1 / 6 + h2 * (1 / 120 + h2 * (-1 / 5040 + h2 * (1 / 362880 + h2 * (-1 / 39916800 + h2 * (1 / 6227020800 - h2 / 1307674368000)))))));
+  } else {
+    const angle = Math.sqrt(a2);
+    k = Math.sin(0.5 * angle) / angle;
+    ew = Math.cos(0.5 * angle);
+  }
+  const ex = rx * k, ey = ry * k, ez = rz * k;
+  const qx = q[k4]!, qy = q[k4 + 1]!, qz = q[k4 + 2]!, qw = q[k4 + 3]!;
+  const nx = ew * qx + ex * qw + ey * qz - ez * qy;
+  const ny = ew * qy - ex * qz + ey * qw + ez * qx;
+  const nz = ew * qz + ex * qy - ey * qx + ez * qw;
+  const nw = ew * qw - ex * qx - ey * qy - ez * qz;
+  const n = 1 / Math.sqrt(nx * nx + ny * ny + nz * nz + nw * nw);
+  q[k4] = nx * n; q[k4 + 1] = ny * n; q[k4 + 2] = nz * n; q[k4 + 3] = nw * n;
+}
+
+/**
+ * out ← pose ⊕ (c0·x + c1·y) per joint (addPackedOffsetAt over every joint), with c0 = cs[ci] and
+ * c1 = cs[ci + 1]; `y` may be null (c1 unused). `out` may be `pose`. The runtime applies offsets packed
+ * (packOffset); this is the plain definition they are tested against, as is the kernel's
+ * (assembly/inertial.ts). No allocation.
+ */
+export function addPoseOffsetAt(out: Pose, pose: Pose, x: Float64Array, y: Float64Array | null, cs: Float64Array, ci: number): void {
+  const c0 = cs[ci]!, c1 = y ? cs[ci + 1]! : 0;
+  const pt = pose.t, ps = pose.s, ot = out.t, os = out.s;
+  if (out !== pose) out.r.set(pose.r);
+  for (let j = 0; j < pose.jointCount; j++) {
+    const o = OFFSET_STRIDE * j, k3 = 3 * j;
+    for (let c = 0; c < 3; c++) {
+      ot[k3 + c] = pt[k3 + c]! + (y ? c0 * x[o + c]! + c1 * y[o + c]! : c0 * x[o + c]!);
+      os[k3 + c] = ps[k3 + c]! + (y ? c0 * x[o + 6 + c]! + c1 * y[o + 6 + c]! : c0 * x[o + 6 + c]!);
+    }
+    for (let c = 0; c < 3; c++) rot[c] = y ? c0 * x[o + 3 + c]! + c1 * y[o + 3 + c]! : c0 * x[o + 3 + c]!;
+    turnBy(out.r, 4 * j);
   }
 }
 

@@ -7,7 +7,7 @@ import { advanceSteady, steadyFrame } from "./steady-advance.ts";
 import { warmBlocks } from "./wasm/kernel-poses.ts";
 import { flush, recordCharacter } from "./wasm/record-pose.ts";
 import { recordSteadyCommands } from "./wasm/steady-commands.ts";
-import { WARM_TILE, warmCharacters } from "./warm-characters.ts";
+import { WARM_TILE, warmCharacters, warmTransitions } from "./warm-characters.ts";
 
 /**
  * Advances every character of `crowd` by `dt` seconds with the full graph runtime (`advanceInstance`:
@@ -67,6 +67,10 @@ export function evaluateCrowd(crowd: Crowd, dt: number, from = 0, to?: number): 
   const root = crowd.root;
   beginFrame(crowd.cache);
   for (let i = from; i < to; i++) {
+    if ((i - from) % WARM_TILE === 0) {
+      warmCharacters(instances, state, i, Math.min(to, i + WARM_TILE));
+      warmTransitions(instances, i, Math.min(to, i + WARM_TILE));
+    }
     const inst = instances[i]!;
     if (plan === null || !advanceSteady(graph, inst, dt, plan, state, i)) advanceInstance(graph, inst, dt);
     evaluatePose(inst);

@@ -49,9 +49,14 @@ export interface InertialState {
   readonly offsetVelocity: Float64Array;
   /** Inertialize: 0 = the offset is not known yet, 1 = x₀ known, v₀ not yet, 2 = both. */
   phase: number;
-  /** Inertialize: the joints whose offset or offset velocity is not 0, the first `movingCount` (the only ones the offset changes). */
+  /**
+   * Inertialize: the offset and its velocity of the joints they move, packed by packOffset
+   * (src/blend/pose-offset.ts), which the frame's offset reads: `moving` lists those joints,
+   * `movingCounts` how many turn ([0]) and how many shift or scale ([1]).
+   */
+  readonly packed: Float64Array;
   readonly moving: Int32Array;
-  movingCount: number;
+  readonly movingCounts: Int32Array;
   /** deadBlend: per joint (4 each) the last frame's rotation from target to extrapolated source (src/blend/dead-blend.ts). */
   readonly directions: Float64Array;
   /** deadBlend: per joint, the rate at which the extrapolated velocity decays (1/s). */
@@ -261,7 +266,7 @@ function createInertialState(J: number): InertialState {
     last: createPose(J), previous: createPose(J), times: new Float64Array(8), history: 0,
     source: createPose(J), velocity: new Float64Array(9 * J),
     offset: new Float64Array(9 * J), offsetVelocity: new Float64Array(9 * J), phase: 0,
-    moving: new Int32Array(J), movingCount: 0, directions: new Float64Array(4 * J), rates: new Float64Array(J),
+    packed: new Float64Array(18 * J), moving: new Int32Array(2 * J), movingCounts: new Int32Array(2), directions: new Float64Array(4 * J), rates: new Float64Array(J),
   };
 }
 

@@ -2,7 +2,7 @@ import { argumentError, rangeError } from "../errors/check-argument.ts";
 import { expectCompiledGraph, expectInstance } from "./check-graph.ts";
 import { applyLayerAt } from "../blend/apply-layer.ts";
 import { crossfadeAt } from "../blend/crossfade.ts";
-import { addPoseOffsetAt, inertialDecayAt, listMovingJoints, offsetVelocityAt, poseDifferenceAt } from "../blend/pose-offset.ts";
+import { addPackedOffsetAt, inertialDecayAt, offsetVelocityAt, packOffset, poseDifferenceAt } from "../blend/pose-offset.ts";
 import { deadBlendAt, deadBlendWeightAt, extrapolatePoseAt, extrapolationRatesInto, resetDirections } from "../blend/dead-blend.ts";
 import { applyIkLayers } from "./ik-layers.ts";
 import { sampleClipAt } from "../clip/sample-clip.ts";
@@ -700,29 +700,40 @@ function evaluateFirstEntry(inst: GraphInstance, mi: MachineInstance, e: StackEn
   evaluateState(inst, mi, e.to, out);
   if (ine.phase === 0) {
     // The origin: x₀ = (source extrapolated to now) ⊖ target, so the output starts on the source's path.
-    const ext = acquire(inst);
-    addPoseOffsetAt(ext, ine.source, ine.velocity, null, times, SCRATCH);
+    const ext = extrapolatedSource(inst, ine);
     times[SCRATCH] = 1;
     poseDifferenceAt(ine.offset, ext, out, times, SCRATCH);
     release(inst);
     times[ORIGIN] = e.elapsed;
     ine.offsetVelocity.fill(0);
-    ine.movingCount = listMovingJoints(ine.moving, ine.offset, null);
+    packOffset(ine.packed, ine.moving, ine.movingCounts, ine.offset, null);
     ine.phase = 1;
   } else if (ine.phase === 1 && e.elapsed > times[ORIGIN]!) {
     // One evaluation later: v₀ = ((source extrapolated to now) ⊖ target − x₀) / Δt, the offset's own
     // velocity (offsetVelocityAt: for a rotation, not v_source − v_target).
-    const ext = acquire(inst);
-    addPoseOffsetAt(ext, ine.source, ine.velocity, null, times, SCRATCH);
+    const ext = extrapolatedSource(inst, ine);
     times[SCRATCH] = e.elapsed - times[ORIGIN]!;
     offsetVelocityAt(ine.offsetVelocity, ext, out, ine.offset, times, SCRATCH);
     release(inst);
-    ine.movingCount = listMovingJoints(ine.moving, ine.offset, ine.offsetVelocity);
+    packOffset(ine.packed, ine.moving, ine.movingCounts, ine.offset, ine.offsetVelocity);
     ine.phase = 2;
   }
   // x(u) = x₀·h₀(u) + v₀·D·h₁(u), u = (elapsed − origin) / D, D = duration − origin.
   times[SCRATCH + 1] = tr.duration - times[ORIGIN]!;
   times[SCRATCH] = times[SCRATCH + 1]! > 0 ? (e.elapsed - times[ORIGIN]!) / times[SCRATCH + 1]! : 1;
   inertialDecayAt(times, SCRATCH);
-  addPoseOffsetAt(out, out, ine.offset, ine.offsetVelocity, times, SCRATCH, ine.moving, ine.movingCount);
+  addPackedOffsetAt(out, ine.packed, ine.moving, ine.movingCounts, times, SCRATCH);
+}
+
+/**
+ * A pool pose holding the captured source moved on by its velocity for times[SCRATCH] seconds (release
+ * it). Only the joints that move: `ine.packed` serves as scratch, before the offset is packed into it.
+ */
+function extrapolatedSource(inst: GraphInstance, ine: InertialState): Pose {
+  const ext = acquire(inst);
+  copyPose(ext, ine.source);
+  packOffset(ine.packed, ine.moving, ine.movingCounts, ine.velocity, null);
+  ine.times[SCRATCH + 1] = 0;
+  addPackedOffsetAt(ext, ine.packed, ine.moving, ine.movingCounts, ine.times, SCRATCH);
+  return ext;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { addPoseOffsetAt, inertialDecayAt, OFFSET_STRIDE, offsetVelocityAt, poseDifferenceAt } from "../../src/blend/pose-offset.ts";
+import { addPackedOffsetAt, addPoseOffsetAt, inertialDecayAt, OFFSET_STRIDE, offsetVelocityAt, packOffset, poseDifferenceAt } from "../../src/blend/pose-offset.ts";
 import { quatFromAxisAngle } from "../../src/math/quat.ts";
 import { createPose, type Pose } from "../../src/pose/pose.ts";
 
@@ -101,5 +101,39 @@ test("property: the offset's velocity lands one step later on the pose it was ta
         assert.ok(near <= far + 1e-9, `joint ${j}: ${near} from x, the other side ${far}`);
       }
     }
+  }));
+});
+
+test("property: the packed offset of the moving joints turns and shifts a pose to the same bits as the whole offset", () => {
+  // Per joint: still, turning only, shifting only (translation or scale), or both; y absent or given.
+  const part = fc.constantFrom("still", "turn", "shift", "scale", "both");
+  const value = fc.double({ min: -2, max: 2, noNaN: true });
+  const jointOffset = fc.record({ kind: part, x: fc.array(value, { minLength: 9, maxLength: 9 }), y: fc.array(value, { minLength: 9, maxLength: 9 }) });
+  fc.assert(fc.property(poseArb, fc.array(jointOffset, { minLength: 4, maxLength: 4 }), fc.boolean(), value, value, (jp, offsets, withY, c0, c1) => {
+    const n = jp.length;
+    const pose = build(jp);
+    const x = new Float64Array(OFFSET_STRIDE * n), y = new Float64Array(OFFSET_STRIDE * n);
+    for (let j = 0; j < n; j++) {
+      const { kind, x: xs, y: ys } = offsets[j]!;
+      for (let c = 0; c < OFFSET_STRIDE; c++) {
+        const keep = kind === "both" || (kind === "turn" && c > 2 && c < 6) || (kind === "shift" && c < 3) || (kind === "scale" && c > 5);
+        x[OFFSET_STRIDE * j + c] = keep ? xs[c]! : 0;
+        y[OFFSET_STRIDE * j + c] = keep && withY ? ys[c]! : 0;
+      }
+    }
+    const cs = new Float64Array([c0, c1]);
+    const whole = createPose(n);
+    addPoseOffsetAt(whole, pose, x, y, cs, 0);
+    const packed = new Float64Array(18 * n), joints = new Int32Array(2 * n), counts = new Int32Array(2);
+    packOffset(packed, joints, counts, x, withY ? y : null);
+    const moving = offsets.slice(0, n).filter((o) => o.kind !== "still").length;
+    assert.ok(counts[0]! + counts[1]! >= moving && counts[0]! <= moving && counts[1]! <= moving);
+    const inPlace = createPose(n);
+    inPlace.t.set(pose.t);
+    inPlace.r.set(pose.r);
+    inPlace.s.set(pose.s);
+    addPackedOffsetAt(inPlace, packed, joints, counts, cs, 0);
+    // Equal numbers (a still joint keeps a −0 that adding the whole offset's +0 would make +0).
+    for (const k of ["t", "r", "s"] as const) inPlace[k].forEach((v, i) => assert.ok(v === whole[k][i], `${k}[${i}]: ${v} against ${whole[k][i]}`));
   }));
 });
