@@ -327,6 +327,12 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
     const keys = ["upperLeg", "lowerLeg", "foot", "toes"].map((r) => `${r}.${side}`);
     const src = keys.map((key) => roles.get(key) ?? -1);
     const tgt = src.map((s2) => (s2 >= 0 ? targetOf[s2]! : -1));
+    // A map that drives the hip and the foot but leaves the knee out (a user's map, or a rig whose knee the
+    // names miss) still has a leg: the target's own knee, bent by the leg IK, as the toes below are found.
+    if (tgt[0]! >= 0 && tgt[2]! >= 0 && tgt[1]! < 0 && src[1]! >= 0) {
+      const knee = targetRolesForLegs.get(keys[1]!) ?? -1;
+      if (knee >= 0 && sourceOf[knee]! < 0) tgt[1] = knee;
+    }
     if (tgt.slice(0, 3).some((t) => t < 0)) return;
     if (tgt[3]! < 0) tgt[3] = targetRolesForLegs.get(keys[3]!) ?? -1;
     for (let c = 0; c < 4; c++) {

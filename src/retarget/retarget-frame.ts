@@ -7,6 +7,7 @@ import { createPose, type Pose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { CompiledBoneMap } from "./compile-bone-map.ts";
 import { isAncestor } from "./find-animated-root.ts";
+import { skeletonRoles } from "./classify-by-topology.ts";
 import { modelFrames } from "./model-frames.ts";
 
 /**
@@ -45,6 +46,9 @@ export class RetargetFrame {
   private readonly base: Float64Array;
   private readonly inRoot: Uint8Array;
   private readonly footSubtree: Uint8Array[];
+  /** Per side: the target's lower leg and foot whose end the foot is placed on (-1 when none). */
+  private readonly lowerOf = new Int32Array([-1, -1]);
+  private readonly footOf = new Int32Array([-1, -1]);
   /** Per side: the foot and every joint below it (toes, toe ends), which the ground clamp keeps up. */
   private readonly footJoints: Int32Array[] = [new Int32Array(0), new Int32Array(0)];
   /** Per joint: its height above the target's floor in the reference pose (along up), where it touches the ground. */
@@ -92,9 +96,26 @@ export class RetargetFrame {
     for (let t = 0; t < JT; t++) this.groundHeight[t] = rp[3 * t]! * up[0]! + rp[3 * t + 1]! * up[1]! + rp[3 * t + 2]! * up[2]! - floor;
     const inv = new Float64Array(4);
     const d = new Float64Array(3);
+    const targetRoles = skeletonRoles(this.target);
     for (let side = 0; side < 2; side++) {
       const [upper, lower, foot, toes] = [legs[4 * side]!, legs[4 * side + 1]!, legs[4 * side + 2]!, legs[4 * side + 3]!];
-      if (upper < 0) continue;
+      if (upper < 0) {
+        // A leg the map does not drive whole (its knee or hip left out) has no IK, but a foot that hangs from
+        // the skeleton root (an IK rig's) and is mapped would be placed where the source's foot is, off its
+        // own leg (a robot foot 24 % of the leg under the ground, 51 % from its shin): it stays on the end of
+        // its lower leg, as a foot below its shin does.
+        const key = side === 0 ? "L" : "R";
+        const [l, f] = [targetRoles.get(`lowerLeg.${key}`) ?? -1, targetRoles.get(`foot.${key}`) ?? -1];
+        if (l < 0 || f < 0 || this.target.parents[f] === l || !map.positionDriven[f] || map.sourceOf[f]! < 0 || f === map.rootTarget) continue;
+        this.lowerOf[side] = l;
+        this.footOf[side] = f;
+        this.footPlaced[f] = 1;
+        for (let t = 0; t < JT; t++) if (isAncestor(this.target, f, t)) this.footSubtree[side]![t] = 1;
+        localOffset(this.endLocal, 3 * side, rq, rp, rs, l, f, inv, d);
+        continue;
+      }
+      this.lowerOf[side] = lower;
+      this.footOf[side] = foot;
       this.solvedByIk[upper] = 1;
       this.solvedByIk[lower] = 1;
       if (this.target.parents[foot] !== lower && map.positionDriven[foot]) {
@@ -141,13 +162,13 @@ export class RetargetFrame {
         for (let c = 0; c < 3; c++) base[3 * t + c] = rest.t[3 * t + c]! + ratio[t]! * v[c]!;
       } else for (let c = 0; c < 3; c++) base[3 * t + c] = rest.t[3 * t + c]!;
     }
-    this.followParents();
+    this.followParents(true);
     this.positions();
   }
 
   /** The end of side's lower leg (where its foot belongs) into out[o..o+2]. */
   legEnd(out: Float64Array, o: number, side: number): void {
-    const lower = this.map.legs[4 * side + 1]!;
+    const lower = this.lowerOf[side]!;
     quatRotateVec3(out, o, this.tq, 4 * lower, this.endLocal, 3 * side);
     for (let c = 0; c < 3; c++) out[o + c] = this.tp[3 * lower + c]! + this.tsc[lower]! * out[o + c]!;
   }
@@ -249,12 +270,15 @@ export class RetargetFrame {
     return q;
   }
 
-  /** Unmapped joints (not solved by IK) follow their parents with their local rest rotation. */
-  private followParents(): void {
+  /**
+   * Unmapped joints follow their parents with their local rest rotation; those the leg IK solves (a knee
+   * the map left out) only before it has (`beforeIk`), as its starting pose.
+   */
+  private followParents(beforeIk = false): void {
     const { sourceOf } = this.map;
     const target = this.target, tq = this.tq;
     for (let t = 0; t < target.jointCount; t++) {
-      if (sourceOf[t]! >= 0 || this.solvedByIk[t]) continue;
+      if (sourceOf[t]! >= 0 || (this.solvedByIk[t] && !beforeIk)) continue;
       const parent = target.parents[t]!;
       if (parent >= 0) quatMultiply(tq, 4 * t, tq, 4 * parent, target.rest.r, 4 * t);
       else for (let c = 0; c < 4; c++) tq[4 * t + c] = target.rest.r[4 * t + c]!;
@@ -309,7 +333,7 @@ export class RetargetFrame {
       }
     }
     for (let side = 0; side < 2; side++) {
-      const foot = legs[4 * side + 2]!;
+      const foot = this.footOf[side]!;
       if (foot < 0 || !this.footPlaced[foot]) continue;
       this.legEnd(v, 3, side);
       for (let c = 0; c < 3; c++) v[3 + c] = v[3 + c]! - tp[3 * foot + c]!;

@@ -107,14 +107,22 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
   let penetration = 0, legLength = 0, slideT = 0, slideS = 0, planted = 0, anyPlanted = 0;
   const plantedAny = new Uint8Array(n);
   const sUp = map.sourceUp;
+  const targetRoles = skeletonRoles(T);
   for (let side = 0; side < 2; side++) {
-    const [upper, lower, foot, toes] = [legs[4 * side]!, legs[4 * side + 1]!, legs[4 * side + 2]!, legs[4 * side + 3]!];
-    if (upper < 0) continue;
+    let [upper, lower, foot, toes] = [legs[4 * side]!, legs[4 * side + 1]!, legs[4 * side + 2]!, legs[4 * side + 3]!];
+    const mapped = upper >= 0;
+    if (!mapped) {
+      // A leg the map does not drive whole still stands on the ground in the written file: its feet are
+      // measured too (against their rest heights), so the figure cannot read 0 while a foot is far under it.
+      const key = side === 0 ? "L" : "R";
+      [upper, lower, foot, toes] = ["upperLeg", "lowerLeg", "foot", "toes"].map((r) => targetRoles.get(`${r}.${key}`) ?? -1) as [number, number, number, number];
+      if (upper < 0 || lower < 0 || foot < 0) continue;
+    }
     legLength = Math.max(legLength, dist(rest, 0, upper, lower) + dist(rest, 0, lower, foot));
     // The foot, its toes and every joint below them (toe ends), against their reference heights above the
     // floor, at the keys and halfway between them (where a player's interpolation could dip).
-    const joints: Array<[number, number]> = [[foot, targetGround[2 * side]!]];
-    if (toes >= 0) joints.push([toes, targetGround[2 * side + 1]!]);
+    const joints: Array<[number, number]> = [[foot, mapped ? targetGround[2 * side]! : restHeight(foot)]];
+    if (toes >= 0) joints.push([toes, mapped ? targetGround[2 * side + 1]! : restHeight(toes)]);
     for (let t = foot + 1; t < JT; t++) if (t !== toes && descends(T.parents, t, foot)) joints.push([t, restHeight(t)]);
     for (const [positions, count] of [[dstPos, n], [midPos, n - 1]] as const) {
       for (const [j, ground] of joints) {
@@ -125,6 +133,7 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
         }
       }
     }
+    if (!mapped) continue;
     const sf = sourceLegs[4 * side + 2]!;
     const track = new Float64Array(3 * n);
     for (let f = 0; f < n; f++) for (let c = 0; c < 3; c++) track[3 * f + c] = srcPos[3 * JS * f + 3 * sf + c]!;
