@@ -265,3 +265,72 @@ test("unusable input: unpaired names, a BVH whose channels cannot hold the mirro
   assert.equal(missing.code, 2);
   assert.match(missing.err, /\[E_FILE_NOT_FOUND\]/);
 });
+
+test("mirror reads a .vrma and writes a .vrma: humanoid pairs by VRM bone names, the raised right arm becomes the left, the gaze reflected, pixiv's loader reads it", { skip }, async () => {
+  const { loadVrmaFile } = await import("../../src/io/vrma/load-vrma-file.ts");
+  const { editedVrma, TEST_VRMA } = await import("../io/vrma/vrma-fixtures.ts");
+  const out = join(dir, "test-mirrored.vrma");
+  const r = await run(["mirror", TEST_VRMA, "--out", out]);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /mirrored 1 clip \(test\) across x = 0/);
+  assert.match(r.out, /23 pairs: leftShoulder ↔ rightShoulder, leftUpperArm ↔ rightUpperArm/);
+  const source = await loadVrmaFile(TEST_VRMA);
+  const written = await loadVrmaFile(out);
+  assert.ok(written.ok, JSON.stringify(written.diagnostics));
+  assert.deepEqual([...written.humanBones], [...source.humanBones]);
+  const [src, mirrored] = [source.clips[0]!, written.clips[0]!];
+  // The file animates the right upper arm only: the mirror's left hand follows its right hand, reflected.
+  const err = followError(src, mirrored, "leftHand", "rightHand", "leftUpperArm", source.rootTransform);
+  assert.ok(err < 1e-5, `${err}`);
+  assert.ok(followError(src, src, "leftHand", "rightHand", "leftUpperArm", source.rootTransform) > 0.1);
+  // The gaze (a quaternion float track) reflected across x = 0: x kept, y and z negated.
+  const look = (c: typeof src) => c.floatTracks.find((t) => t.target === "lookAt")!.values;
+  const a = look(src), b = look(mirrored);
+  assert.equal(a.length, b.length);
+  for (let i = 0; i < a.length; i++) assert.ok(Math.abs(b[i]! - (i % 4 === 1 || i % 4 === 2 ? -a[i]! : a[i]!)) < 1e-7, `lookAt value ${i}`);
+  assert.deepEqual(mirrored.floatTracks.find((t) => t.target === "expression:happy")!.values, src.floatTracks.find((t) => t.target === "expression:happy")!.values);
+  // pixiv's own loader (three.js GLTFLoader + VRMAnimationLoaderPlugin) reads the written file, the left arm animated.
+  const { GLTFLoader } = await import("three/examples/jsm/loaders/GLTFLoader.js");
+  const { VRMAnimationLoaderPlugin } = await import("@pixiv/three-vrm-animation");
+  const loader = new GLTFLoader();
+  loader.register((parser) => new VRMAnimationLoaderPlugin(parser));
+  const bytes = readFileSync(out);
+  const gltf = await loader.parseAsync(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, "");
+  const vrmAnimations = gltf.userData["vrmAnimations"] as { humanoidTracks: { rotation: Map<string, unknown> } }[];
+  assert.deepEqual([...vrmAnimations[0]!.humanoidTracks.rotation.keys()], ["leftUpperArm"]);
+  // Mirroring the written file again gives the source back.
+  const twice = join(dir, "test-twice.vrma");
+  assert.equal((await run(["mirror", out, "--out", twice])).code, 0);
+  const back = (await loadVrmaFile(twice)).clips[0]!;
+  assert.ok(clipDistance(src, back) < 2e-5);
+  for (const t of src.floatTracks) assert.deepEqual(back.floatTracks.find((x) => x.target === t.target)!.values, t.values);
+
+  // Node names that say nothing about sides: the humanoid bones still pair (what the names alone cannot).
+  const anonymous = join(dir, "anonymous.vrma");
+  writeFileSync(anonymous, editedVrma((json) => json.nodes.forEach((n: { name?: string }, i: number) => void (n.name = `bone${i}`))));
+  const anon = await run(["mirror", anonymous, "--out", join(dir, "anonymous-mirrored.vrma"), "--json"]);
+  assert.equal(anon.code, 0, anon.out + anon.err);
+  assert.deepEqual((JSON.parse(anon.out) as { pairs: string[][] }).pairs.slice(0, 2), [["bone5", "bone24"], ["bone6", "bone25"]]);
+
+  // Sided expressions swap nodes: the file's "happy" renamed blinkLeft, with a blinkRight beside it.
+  const sided = join(dir, "blink.vrma");
+  writeFileSync(sided, editedVrma((json) => {
+    const node = json.nodes.push({ name: "blinkRight" }) - 1;
+    json.scenes[0].nodes.push(node);
+    json.nodes[51].name = "blinkLeft";
+    json.extensions.VRMC_vrm_animation.expressions.preset = { blinkLeft: { node: 51 }, blinkRight: { node } };
+  }));
+  const blinkOut = join(dir, "blink-mirrored.vrma");
+  assert.equal((await run(["mirror", sided, "--out", blinkOut])).code, 0);
+  const blinked = (await loadVrmaFile(blinkOut)).clips[0]!;
+  assert.deepEqual(blinked.floatTracks.map((t) => t.target).sort(), ["expression:blinkRight", "lookAt"]);
+  const { loadVrma } = await import("../../src/io/vrma/load-vrma.ts");
+  const sidedSource = (await loadVrma(new Uint8Array(readFileSync(sided)))).clips[0]!;
+  assert.deepEqual(blinked.floatTracks.find((t) => t.target === "expression:blinkRight")!.values, sidedSource.floatTracks.find((t) => t.target === "expression:blinkLeft")!.values);
+});
+
+test("mirror refuses a .vrma input with another --out extension, before reading anything", async () => {
+  const r = await run(["mirror", "in.vrma", "--out", join(dir, "x.glb")]);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /--out must be a \.vrma file for a \.vrma input/);
+});

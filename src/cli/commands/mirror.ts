@@ -9,9 +9,14 @@ import { formatBvh } from "../../io/bvh/write-bvh.ts";
 import { createGltfIO } from "../../io/gltf/gltf-io.ts";
 import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
 import { readGltfDocument } from "../../io/gltf/read-gltf-document.ts";
+import { loadVrmaFile } from "../../io/vrma/load-vrma-file.ts";
+import { VrmaAnimationExtension } from "../../io/vrma/vrma-gltf-extension.ts";
+import type { VrmHumanBoneName } from "../../io/vrma/vrm-human-bones.ts";
 import { readJsonFile } from "../../json/read-json-file.ts";
+import type { MirrorPair } from "../../mirror/find-mirror-pairs.ts";
 import { compileMirrorMap, MIRROR_AXES, type MirrorAxis, type MirrorMap } from "../../mirror/mirror-map.ts";
 import { mirrorClipWithMap } from "../../mirror/mirror-clip.ts";
+import { mirrorVrmaExtras } from "../../mirror/mirror-vrma-extras.ts";
 import { readMirrorSettings, type MirrorSettings } from "../../mirror/read-mirror-settings.ts";
 import { replaceClipInGltf } from "../../mirror/replace-clip-in-gltf.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
@@ -29,8 +34,10 @@ interface MirrorCliOptions {
 /**
  * `animgraph mirror IN --out OUT [--axis x|y|z] [--pairs pairs.json] [--clip NAME] [--json]`: writes
  * IN with its clips (or the one named) replaced by their mirror images (docs/mirroring.md): a .glb or
- * .gltf gives a GLB with the same nodes, meshes and animation names; a .bvh gives a BVH with the same
- * hierarchy and channels. Left/right pairs come from joint names, overridden by --pairs. Written
+ * .gltf gives a GLB with the same nodes, meshes and animation names; a .vrma gives a .vrma (its humanoid
+ * bones, expressions and look-at kept, sided expressions swapped, the gaze reflected); a .bvh gives a BVH
+ * with the same hierarchy and channels. Left/right pairs come from joint names (a .vrma's from its
+ * humanoid bones: leftHand ↔ rightHand whatever the nodes are called), overridden by --pairs. Written
  * atomically; nothing is written when the input, the pairs or the command line are unusable (exit 2).
  * Exit 1 when the skeleton's pose is not symmetric across the plane (W_MIRROR_ASYMMETRIC: usually the
  * wrong axis), 0 otherwise.
@@ -40,8 +47,8 @@ export const mirrorCommand: CliCommand = {
     program
       .command("mirror")
       .description("Mirror clips left ↔ right (root motion included) and write the file back as GLB or BVH")
-      .argument("<input>", "a .glb, .gltf or .bvh file")
-      .requiredOption("--out <file>", "the file to write: .glb for a glTF input, .bvh for a BVH")
+      .argument("<input>", "a .glb, .gltf, .vrma or .bvh file")
+      .requiredOption("--out <file>", "the file to write: .glb for a glTF input, .vrma for a .vrma, .bvh for a BVH")
       .option("--axis <axis>", "normal of the mirror plane in the skeleton's model space: x, y or z (default: the pairs file's, else x)")
       .option("--pairs <file>", "a JSON file of joint pairs that override the names: { \"pairs\": [[\"A\", \"B\"]], \"axis\"?, \"detect\"? }")
       .option("--clip <name>", "mirror only this clip (the others are written unchanged)")
@@ -57,9 +64,9 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
   }
   const inPath = resolve(io.cwd, input);
   const ext = extname(inPath).toLowerCase();
-  if (ext !== ".bvh" && ext !== ".glb" && ext !== ".gltf") throw new CliUsageError(`the input must be a .glb, .gltf or .bvh file, got "${input}"`);
+  if (![".bvh", ".glb", ".gltf", ".vrma"].includes(ext)) throw new CliUsageError(`the input must be a .glb, .gltf, .vrma or .bvh file, got "${input}"`);
   const outExt = extname(options.out).toLowerCase();
-  const wantExt = ext === ".bvh" ? ".bvh" : ".glb";
+  const wantExt = ext === ".bvh" || ext === ".vrma" ? ext : ".glb";
   if (outExt !== wantExt) throw new CliUsageError(`--out must be a ${wantExt} file for a ${ext} input, got "${options.out}"`);
   const out = checkOutputFile(ctx, options.out, [
     { label: input, path: input }, ...(options.pairs !== undefined ? [{ label: options.pairs, path: options.pairs }] : []),
@@ -86,7 +93,17 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
   let clips: readonly Clip[] = [];
   let clipSources: readonly (readonly number[])[] = [];
   let bvh: BvhData | undefined;
-  if (ext === ".bvh") {
+  let humanoidPairs: { pair: MirrorPair; bone: VrmHumanBoneName }[] = [];
+  if (ext === ".vrma") {
+    const r = await loadVrmaFile(inPath, input);
+    appendAll(diagnostics, r.diagnostics);
+    if (r.ok && r.skeleton) {
+      skeleton = r.skeleton;
+      clips = r.clips;
+      clipSources = r.clipSources;
+      humanoidPairs = humanoidMirrorPairs(r.humanBones, skeleton.names);
+    }
+  } else if (ext === ".bvh") {
     const r = loadBvh(inPath, {}, input);
     appendAll(diagnostics, r.diagnostics);
     if (!hasErrorsUnchecked(r.diagnostics) && r.skeleton && r.clip && r.bvh) {
@@ -115,12 +132,19 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
     return fail();
   }
 
-  // Pair and mirror.
+  // Pair and mirror. A .vrma's humanoid pairs follow the given ones (minus the joints those name); a
+  // finding about one points at its bone in the .vrma's extension rather than at a pairs file.
+  const given = new Set(settings.pairs.flat());
+  const fromHumanoid = humanoidPairs.filter(({ pair }) => !given.has(pair[0]) && !given.has(pair[1]));
   const compiled = compileMirrorMap(skeleton, {
-    axis, pairs: settings.pairs, ...(settings.detect !== undefined ? { detect: settings.detect } : {}),
+    axis, pairs: [...settings.pairs, ...fromHumanoid.map((h) => h.pair)], ...(settings.detect !== undefined ? { detect: settings.detect } : {}),
     file: input, ...(options.pairs !== undefined ? { pairsFile: options.pairs } : {}), pairsPointer: "/pairs",
   });
-  appendAll(diagnostics, compiled.diagnostics);
+  for (const d of compiled.diagnostics) {
+    const at = /^\/pairs\/(\d+)/.exec(d.pointer);
+    const h = at && d.file === (options.pairs ?? input) ? fromHumanoid[Number(at[1]) - settings.pairs.length] : undefined;
+    diagnostics.push(h ? { ...d, file: input, pointer: `/extensions/VRMC_vrm_animation/humanoid/humanBones/${h.bone}` } : d);
+  }
   if (!compiled.map) return fail();
   const map = compiled.map;
   const mirrored = chosen.map((i) => mirrorClipWithMap(clips[i]!, map));
@@ -137,14 +161,18 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
     }
     bytes = text.text;
   } else {
-    const read = await readGltfDocument(inPath, createGltfIO(), input);
+    const gltfIO = createGltfIO().registerExtensions([VrmaAnimationExtension]);
+    const read = await readGltfDocument(inPath, gltfIO, input);
     appendAll(diagnostics, read.diagnostics);
     if (!read.doc) return fail();
     const doc = read.doc;
+    // The expressions and the gaze first, while the animations keep their indices.
+    const vrma = doc.getRoot().listExtensionsUsed().find((e): e is VrmaAnimationExtension => e instanceof VrmaAnimationExtension);
+    if (vrma) mirrorVrmaExtras(doc, vrma.data, chosen.flatMap((i) => clipSources[i]!), map.axis);
     // Replace the later animations first: disposing an emptied animation shifts the indices after it.
     const order = chosen.map((i, k) => ({ sources: clipSources[i]!, clip: mirrored[k]! })).sort((a, b) => Math.min(...b.sources) - Math.min(...a.sources));
     for (const { sources, clip } of order) replaceClipInGltf(doc, sources, clip);
-    bytes = await createGltfIO().writeBinary(doc);
+    bytes = await gltfIO.writeBinary(doc);
   }
   if (!writeOutputFile(ctx, out, bytes)) {
     ctx.printDiagnostics(diagnostics);
@@ -172,4 +200,15 @@ function report(ctx: CliContext, input: string, options: MirrorCliOptions, map: 
       `  ${map.pairs.length} pairs: ${map.pairs.map(([a, b]) => `${a} ↔ ${b}`).join(", ") || "none"}\n` +
       `  ${onPlane.length} on the plane: ${onPlane.join(", ") || "none"}\n`,
   );
+}
+
+/** A .vrma's left/right pairs from its humanoid bones: leftX ↔ rightX, by the joints' names in the file. */
+function humanoidMirrorPairs(humanBones: ReadonlyMap<VrmHumanBoneName, number>, names: readonly string[]): { pair: MirrorPair; bone: VrmHumanBoneName }[] {
+  const out: { pair: MirrorPair; bone: VrmHumanBoneName }[] = [];
+  for (const [bone, j] of humanBones) {
+    if (!bone.startsWith("left")) continue;
+    const k = humanBones.get(`right${bone.slice(4)}` as VrmHumanBoneName);
+    if (k !== undefined) out.push({ pair: [names[j]!, names[k]!], bone });
+  }
+  return out;
 }

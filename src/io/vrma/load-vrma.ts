@@ -39,6 +39,8 @@ export interface VrmaLoadResult {
    * to [0, 1] when applying it) and the gaze as `lookAt` (count 4, a quaternion track), in that order.
    */
   readonly clips: readonly Clip[];
+  /** Per clip, the glTF animation it came from (as `GltfLoadResult.clipSources`: one index each). */
+  readonly clipSources: readonly (readonly number[])[];
   /** VRM humanoid bone name → joint index in `skeleton`. */
   readonly humanBones: ReadonlyMap<VrmHumanBoneName, number>;
   /** The expressions the file defines (animated or not), presets then custom ones. */
@@ -65,7 +67,7 @@ export async function loadVrma(bytes: Uint8Array, options: LoadVrmaOptions = {})
 
 /** A failed result that only carries diagnostics. */
 export function failedVrma(file: string, diagnostics: readonly Diagnostic[]): VrmaLoadResult {
-  return { ok: false, file, rootTransform: mat4Identity(new Float32Array(16)), clips: [], humanBones: new Map(), expressions: [], diagnostics };
+  return { ok: false, file, rootTransform: mat4Identity(new Float32Array(16)), clips: [], clipSources: [], humanBones: new Map(), expressions: [], diagnostics };
 }
 
 /**
@@ -122,6 +124,7 @@ export async function vrmaFromGltf(bytes: Uint8Array, gltf: GltfLoadResult): Pro
   const animDefs = arrayOf(container.json, "animations");
   const baseName = file.split(/[\\/]/).pop()!.replace(/\.[^.]*$/, "") || "vrma";
   const clips: Clip[] = [];
+  const clipSources: number[][] = [];
   gltf.clips.forEach((clip, c) => {
     if (clip.skeleton !== source) return;
     const a = gltf.clipSources[c]![0]!;
@@ -129,6 +132,7 @@ export async function vrmaFromGltf(bytes: Uint8Array, gltf: GltfLoadResult): Pro
     const named = isObject(def) && typeof def["name"] === "string" && def["name"] !== "";
     const name = named ? clip.name : animDefs.length === 1 ? baseName : `${baseName}#${a}`;
     clips.push(splitClip(clip, name, skeleton, newIndex, floatNodes, ext.humanBones, ptr("animations", a), sink));
+    clipSources.push([a]);
   });
 
   const diagnostics = [...gltf.diagnostics, ...sink.list];
@@ -138,6 +142,7 @@ export async function vrmaFromGltf(bytes: Uint8Array, gltf: GltfLoadResult): Pro
     skeleton,
     rootTransform: gltf.rootTransforms[s]!,
     clips,
+    clipSources,
     humanBones,
     expressions: ext.expressions,
     ...(ext.lookAt ? { lookAt: ext.lookAt } : {}),
