@@ -65,8 +65,17 @@ export interface MachineExplanation {
   readonly machine: string;
   /** The machine's current state. */
   readonly state: string;
-  /** The running crossfade (top of the stack) and its interruption policy, or null. */
-  readonly crossfade: { readonly pointer: string; readonly from: string; readonly to: string; readonly progress: number; readonly interruption: string } | null;
+  /**
+   * The running crossfade (top of the stack) and its interruption policy, or null. `from` and `to` are
+   * its transition's states (an any-state transition's `from` is the state it left). `interrupted` is the
+   * crossfade it interrupted when it fired during one (a transition from that fade's source state, say
+   * A → C during A → B): the fade below it on the stack, or, when the interruption dropped the stack
+   * (`cut`, inertialize, deadBlend, a frozen source), the state it left instead of its own `from`.
+   */
+  readonly crossfade: {
+    readonly pointer: string; readonly from: string; readonly to: string; readonly progress: number; readonly interruption: string;
+    readonly interrupted?: { readonly pointer?: string; readonly from: string; readonly to: string };
+  } | null;
   /** A travel() path being taken: the next transition's pointer (or "teleport to S"). */
   readonly travel: string | null;
   /** Pointer of the transition that fires at the start of the step, or null. */
@@ -203,9 +212,23 @@ function explainMachine(
       reason,
     };
   });
+  // A transition that fired during a fade interrupted it; the stack entry's `from` is the state the machine
+  // was in (the running fade's target), which is not the transition's own source when it fired from the
+  // fade's source state.
+  let crossfade: MachineExplanation["crossfade"] = null;
+  if (top && topTransition) {
+    const below = mi.depth > 1 ? mi.stack[mi.depth - 2]! : null;
+    const belowTransition = below && below.transition >= 0 && below.to === top.from ? m.transitions[below.transition]! : null;
+    const interrupted = belowTransition ? { pointer: belowTransition.pointer, from: stateName(belowTransition.from === -1 ? below!.from : belowTransition.from), to: stateName(below!.to) }
+      : topTransition.from >= 0 && topTransition.from !== top.from ? { from: stateName(topTransition.from), to: stateName(top.from) } : undefined;
+    crossfade = {
+      pointer: topTransition.pointer, from: stateName(topTransition.from === -1 ? top.from : topTransition.from), to: stateName(top.to),
+      progress: top.progress, interruption: topTransition.interruptionName, ...(interrupted ? { interrupted } : {}),
+    };
+  }
   const explanation: MachineExplanation = {
     layer, machine: path, state: stateName(mi.current),
-    crossfade: top && topTransition ? { pointer: topTransition.pointer, from: stateName(top.from), to: stateName(top.to), progress: top.progress, interruption: topTransition.interruptionName } : null,
+    crossfade,
     travel,
     fired: firedTransition && !travelling ? firedTransition.pointer : travelling && code !== NONE && code >= 0 && mi.depth === 0 ? m.transitions[code]!.pointer : null,
     transitions,
@@ -225,7 +248,9 @@ export function formatExplanation(explanation: StepExplanation, machineFilter?: 
   const lines: string[] = [];
   for (const m of explanation.machines) {
     if (machineFilter && !machineFilter(m)) continue;
-    const fade = m.crossfade ? `, fading ${m.crossfade.from} → ${m.crossfade.to} ${(100 * m.crossfade.progress).toFixed(0)} % (interruption ${m.crossfade.interruption})` : "";
+    const cut = m.crossfade?.interrupted;
+    const over = cut ? `; it interrupted ${cut.from} → ${cut.to}${cut.pointer ? ` (${cut.pointer})` : ""}` : "";
+    const fade = m.crossfade ? `, fading ${m.crossfade.from} → ${m.crossfade.to} ${(100 * m.crossfade.progress).toFixed(0)} % (interruption ${m.crossfade.interruption}${over})` : "";
     lines.push(`  ${m.machine}: in ${m.state}${fade}${m.travel ? `, travelling: ${m.travel}` : ""}`);
     for (const t of m.transitions) {
       const mark = t.verdict === "fired" ? "✓" : "✗";

@@ -21,7 +21,7 @@ export function createWhyView(host: HTMLElement): WhyView {
       for (const m of machines) {
         const head = document.createElement("p");
         head.className = "why-head";
-        head.textContent = `${m.machine}: in ${m.state}${m.crossfade ? `, fading ${m.crossfade.from} → ${m.crossfade.to} (interruption ${m.crossfade.interruption})` : ""}${m.travel ? `, travelling: ${m.travel}` : ""}`;
+        head.textContent = `${m.machine}: in ${m.state}${m.crossfade ? `, fading ${m.crossfade.from} → ${m.crossfade.to} (interruption ${m.crossfade.interruption}${m.crossfade.interrupted ? `; it interrupted ${m.crossfade.interrupted.from} → ${m.crossfade.interrupted.to}` : ""})` : ""}${m.travel ? `, travelling: ${m.travel}` : ""}`;
         host.append(head);
         const list = document.createElement("ul");
         list.className = "why-list";

@@ -61,3 +61,34 @@ test("run --json: a masked layer's transition is measured over the joints its ma
   }
   assert.ok(emote.some((c) => doc.transitions.some((b) => b.machine === "base" && b.step === c.step)), "the example starts an emote fade with a base transition");
 });
+
+test("run --explain on a graph that interrupts from the source state: the fade and its continuity line name the transition that fired and the one it interrupted", async () => {
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "animgraph-interrupt-"));
+  writeFileSync(join(dir, "interrupt.json"), JSON.stringify({
+    animgraph: 1,
+    parameters: { go: { type: "bool" }, wave: { type: "bool" } },
+    layers: [{ name: "base", machine: {
+      entry: "Idle",
+      states: { Idle: { clip: "Idle" }, Walk: { clip: "Walking" }, Wave: { clip: "Wave" } },
+      transitions: [
+        { from: "Idle", to: "Walk", conditions: [{ param: "go" }], duration: 1, interruption: { source: "source" } },
+        { from: "Idle", to: "Wave", conditions: [{ param: "wave" }], duration: 0.25 },
+      ],
+    } }],
+  }));
+  writeFileSync(join(dir, "interrupt.timeline.json"), JSON.stringify({ dt: "1/30", duration: 1, events: [{ t: 0.1, set: { go: true } }, { t: 0.4, set: { wave: true } }] }));
+  const args = ["run", join(dir, "interrupt.json"), "--clips", repoPath("examples/robot/RobotExpressive.glb"), "--script", join(dir, "interrupt.timeline.json"), "--explain"];
+  const text = await cli(args);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /✓ Idle → Wave \(\/layers\/0\/machine\/transitions\/1\) fires: wave == true/);
+  assert.match(text.stdout, /~ Idle→Wave \(crossfade, interrupting Idle→Walk\) jump/);
+  assert.match(text.stdout, /base: in Wave, fading Idle → Wave \d+ % \(interruption none; it interrupted Idle → Walk \(\/layers\/0\/machine\/transitions\/0\)\)/);
+  assert.doesNotMatch(text.stdout, /fading Walk → Wave|~ Walk→Wave/);
+  const json = await cli([...args, "--json"]);
+  assert.equal(json.code, 0, json.stderr);
+  const doc = JSON.parse(json.stdout) as { transitions: (Continuity & { interrupted?: string })[] };
+  assert.deepEqual(doc.transitions.map((c) => [c.from, c.to, c.interrupted]), [["Idle", "Walk", undefined], ["Idle", "Wave", "Idle→Walk"]]);
+});

@@ -141,3 +141,34 @@ test("explainStep agrees with step: the transition it says fires is the first ea
   );
   assert.ok(fired > 50 && checked > 500, `${fired} fired, ${checked} checked`);
 });
+
+test("explainStep: a transition that interrupts from the running fade's source state is labelled by its own states, with the fade it interrupted", () => {
+  const spec = machineSpec(clipStates("A", "B", "C"), [
+    { from: "A", to: "B", conditions: [{ param: "go" }], duration: 1, interruption: { source: "source" } },
+    { from: "A", to: "C", conditions: [{ param: "back" }], duration: 0.5 },
+  ], { go: { type: "bool" }, back: { type: "bool" } });
+  for (const interruptMode of ["stack", "cut"] as const) {
+    const g = compileOf(spec, ABCD, { interruptMode });
+    const inst = createInstance(g);
+    setParam(inst, "go", true);
+    step(g, inst, 0.1);
+    step(g, inst, 0.1);
+    setParam(inst, "back", true);
+    assert.equal(explainStep(g, inst).machines[0]!.fired, "/layers/0/machine/transitions/1");
+    step(g, inst, 0.1);
+    const e = explainStep(g, inst).machines[0]!;
+    assert.equal(e.state, "C");
+    // The machine was in B (fading A → B) when A → C fired: the fade is A → C, not the live pair B → C.
+    const interrupted = interruptMode === "stack" ? { pointer: "/layers/0/machine/transitions/0", from: "A", to: "B" } : { from: "A", to: "B" };
+    assert.deepEqual({ ...e.crossfade, progress: 0 }, { pointer: "/layers/0/machine/transitions/1", from: "A", to: "C", progress: 0, interruption: "none", interrupted });
+    assert.match(formatExplanation({ machines: [e] })[0]!, interruptMode === "stack"
+      ? /in C, fading A → C 20 % \(interruption none; it interrupted A → B \(\/layers\/0\/machine\/transitions\/0\)\)/
+      : /in C, fading A → C 20 % \(interruption none; it interrupted A → B\)/);
+  }
+  // A plain fade has no `interrupted`.
+  const g = compileOf(spec, ABCD);
+  const inst = createInstance(g);
+  setParam(inst, "go", true);
+  step(g, inst, 0.1);
+  assert.equal(explainStep(g, inst).machines[0]!.crossfade!.interrupted, undefined);
+});

@@ -65,6 +65,8 @@ interface TransitionContinuity {
   blend: string;
   jump: number | null;
   joint: string | null;
+  /** The crossfade this transition interrupted (it fired during that fade), as "A→B". */
+  interrupted?: string;
 }
 
 function round6(v: number): number {
@@ -131,22 +133,31 @@ async function run(ctx: CliContext, specPath: string, options: RunOptions): Prom
     meter.push(result.pose, dt);
     const snap = describeStep(graph, instance, result);
     const here: TransitionContinuity[] = [];
+    // An interruption's event comes just before the transition that interrupts (same machine).
+    let interrupted: { machine: number; label: string } | null = null;
     for (let i = 0; i < result.events.count; i++) {
       const e = result.events.items[i]!;
-      if (e.type !== "transitionStarted") continue;
       const machine = graph.machines[e.machine]!;
+      const own = e.transition >= 0 ? machine.transitions[e.transition]! : null;
+      // Labelled by the transition that fired (A→C when it fired from the source A of a running A→B),
+      // not by the states the machine was between (B→C); an any-state transition by the state it left.
+      const fromName = (s: number): string => machine.states[own && own.from >= 0 ? own.from : s]?.name ?? "";
+      if (e.type === "transitionInterrupted") interrupted = { machine: e.machine, label: `${fromName(e.from)}→${machine.states[e.state]!.name}` };
+      if (e.type !== "transitionStarted") continue;
       // Over the joints the transition's layer moves: an upper-body layer's fade is not blamed for the legs.
       const jump = meter.jumpOver(graph.layers[e.layer]!.mask);
       const known = !Number.isNaN(jump) && meter.joint >= 0;
       here.push({
-        step: k, t, machine: machine.path, from: machine.states[e.from]?.name ?? "", to: machine.states[e.state]!.name,
-        blend: e.transition >= 0 ? machine.transitions[e.transition]!.blendName : "crossfade",
+        step: k, t, machine: machine.path, from: fromName(e.from), to: machine.states[e.state]!.name,
+        blend: own ? own.blendName : "crossfade",
         jump: known ? round6(jump) : null, joint: known ? (graph.skeleton.names[meter.joint] ?? null) : null,
+        ...(interrupted?.machine === e.machine ? { interrupted: interrupted.label } : {}),
       });
+      interrupted = null;
     }
     started.push(...here);
     if (options.json) io.stdout(`${k > 0 ? ",\n" : ""}${JSON.stringify({ step: k, t, ...snap, ...(here.length ? { continuity: here } : {}), ...(explanation ? { explain: explanation } : {}) })}`);
-    else io.stdout(`${formatStepLine(t, snap)}${here.map((c) => `  ~ ${c.from}→${c.to} (${c.blend}) jump ${c.jump === null ? "n/a" : `${c.jump.toFixed(3)} rad/s at ${c.joint}`}`).join("")}\n`);
+    else io.stdout(`${formatStepLine(t, snap)}${here.map((c) => `  ~ ${c.from}→${c.to} (${c.blend}${c.interrupted ? `, interrupting ${c.interrupted}` : ""}) jump ${c.jump === null ? "n/a" : `${c.jump.toFixed(3)} rad/s at ${c.joint}`}`).join("")}\n`);
     steps++;
   }, dt, options.explain ? () => {
     explanation = explainStep(graph, instance);
