@@ -16,6 +16,8 @@ export interface LoadedRig {
   readonly skeleton?: Skeleton;
   /** Clips bound to `skeleton` (a BVH has at most one). */
   readonly clips: readonly Clip[];
+  /** Per clip, the glTF animation(s) it came from (a glTF or .vrma; empty for a BVH). */
+  readonly clipSources: readonly (readonly number[])[];
   /** Every problem the loader found. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -42,13 +44,13 @@ export async function loadRig(path: string, options: LoadRigOptions = {}): Promi
   const label = options.label ?? path;
   if (extname(path).toLowerCase() === ".bvh") {
     const r = loadBvh(path, options.bvhScale === undefined ? {} : { scale: options.bvhScale }, label);
-    if (hasErrorsUnchecked(r.diagnostics)) return { kind: "bvh", clips: [], diagnostics: r.diagnostics };
-    return { kind: "bvh", ...(r.skeleton ? { skeleton: r.skeleton } : {}), clips: r.clip ? [r.clip] : [], diagnostics: r.diagnostics };
+    if (hasErrorsUnchecked(r.diagnostics)) return { kind: "bvh", clips: [], clipSources: [], diagnostics: r.diagnostics };
+    return { kind: "bvh", ...(r.skeleton ? { skeleton: r.skeleton } : {}), clips: r.clip ? [r.clip] : [], clipSources: [], diagnostics: r.diagnostics };
   }
   if (extname(path).toLowerCase() === ".vrma") {
     const r = await loadVrmaFile(path, label);
-    if (!r.ok || !r.skeleton) return { kind: "vrma", clips: [], diagnostics: r.diagnostics };
-    return { kind: "vrma", skeleton: r.skeleton, clips: r.clips, diagnostics: r.diagnostics };
+    if (!r.ok || !r.skeleton) return { kind: "vrma", clips: [], clipSources: [], diagnostics: r.diagnostics };
+    return { kind: "vrma", skeleton: r.skeleton, clips: r.clips, clipSources: r.clipSources, diagnostics: r.diagnostics };
   }
   const r = await loadGltfFile(path, { fileName: label });
   const skeleton = r.ok ? r.skeletons[0] : undefined;
@@ -56,6 +58,7 @@ export async function loadRig(path: string, options: LoadRigOptions = {}): Promi
     kind: "gltf",
     ...(skeleton ? { skeleton } : {}),
     clips: skeleton ? r.clips.filter((c) => c.skeleton === skeleton) : [],
+    clipSources: skeleton ? r.clipSources.filter((_, i) => r.clips[i]!.skeleton === skeleton) : [],
     diagnostics: r.diagnostics,
   };
 }

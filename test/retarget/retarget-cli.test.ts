@@ -190,3 +190,23 @@ test("animgraph retarget between rigs whose roots match by name alone (RiggedSim
     }
   }
 });
+
+test("a source clip that moves none of the bones the map drives is W_RETARGET_STILL_SOURCE at its animation (exit 1); a clip that moves one is not", { skip }, async () => {
+  const vrma = sharedAsset("vrma/test.vrma");
+  // test.vrma raises only the right upper arm: a legs-only map drives nothing it moves.
+  const legs = join(dir, "legs-map.json");
+  writeFileSync(legs, JSON.stringify({ bones: { hips: "Hips", leftUpperLeg: "UpperLeg.L", leftLowerLeg: "LowerLeg.L", leftFoot: "Foot.L", rightUpperLeg: "UpperLeg.R", rightLowerLeg: "LowerLeg.R", rightFoot: "Foot.R" } }));
+  const still = await run(["retarget", vrma, "--to", ROBOT, "--map", legs, "--out", join(dir, "still.glb")]);
+  assert.equal(still.code, 1, still.out + still.err);
+  assert.ok(still.err.includes(`${vrma}: /animations/0: warning: clip "test" animates none of the 7 source bones the map drives (it moves rightUpperArm): the retargeted animation is a still pose [W_RETARGET_STILL_SOURCE]`), still.err);
+  assert.ok(existsSync(join(dir, "still.glb")), "the file is still written");
+  // The written clip is indeed still: every key of every channel equals the first.
+  const written = await loadGltfFile(join(dir, "still.glb"));
+  const clip = written.clips.find((c) => c.name === "test")!;
+  for (const t of clip.tracks) {
+    const n = t.path === "rotation" ? 4 : 3;
+    for (let k = n; k < t.values.length; k++) assert.ok(Math.abs(t.values[k]! - t.values[k % n]!) < 1e-5, `${t.path} of joint ${t.joint}`);
+  }
+  const moving = await run(["retarget", vrma, "--to", ROBOT, "--out", join(dir, "moving.glb")]);
+  assert.doesNotMatch(moving.err, /W_RETARGET_STILL_SOURCE/);
+});

@@ -110,6 +110,16 @@ export const retargetCommand: CliCommand = {
           });
           return fail();
         }
+        // A clip that moves none of the source bones the map drives is written as a still pose: say so.
+        const driving = new Set(compiled.compiled.sourceOf.filter((s) => s >= 0));
+        if (!clip.tracks.some((t) => driving.has(t.joint) && trackMoves(t.values, t.path === "rotation" ? 4 : 3, t.interpolation === "CUBICSPLINE"))) {
+          const animation = source.clipSources[source.clips.indexOf(clip)]?.[0];
+          const moving = [...new Set(clip.tracks.filter((t) => trackMoves(t.values, t.path === "rotation" ? 4 : 3, t.interpolation === "CUBICSPLINE")).map((t) => source.skeleton!.names[t.joint]!))];
+          diagnostics.push({
+            code: "W_RETARGET_STILL_SOURCE", severity: "warning", file: sourceFile, pointer: animation === undefined ? "" : `/animations/${animation}`,
+            message: `clip "${clip.name}" animates none of the ${driving.size} source bones the map drives (it moves ${moving.length === 0 ? "nothing" : moving.slice(0, 5).join(", ") + (moving.length > 5 ? ", …" : "")}): the retargeted animation is a still pose`,
+          });
+        }
         const result = retargetClip(clip, source.skeleton, target.skeleton, compiled.compiled, {
           name: options.name ?? clip.name,
           groundFeet: options.groundFeet !== false,
@@ -182,4 +192,11 @@ function formatQuality(q: RetargetQuality): string {
     `  limb direction error   median ${q.limbDirectionMedianDeg.toFixed(1)}°, max ${q.limbDirectionMaxDeg.toFixed(1)}° (${q.limbs.map((l) => l.limb).join(", ") || "no limbs mapped"})`,
     "",
   ].join("\n");
+}
+
+/** Whether a track's keys change (beyond 1e-6 in any component), `stride` floats a value (× 3 for CUBICSPLINE's tangents). */
+function trackMoves(values: Float32Array, stride: number, cubic: boolean): boolean {
+  const block = cubic ? 3 * stride : stride;
+  for (let k = block; k < values.length; k++) if (Math.abs(values[k]! - values[k % block]!) > 1e-6) return true;
+  return false;
 }
