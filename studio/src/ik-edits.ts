@@ -262,9 +262,24 @@ export function setIkValue(doc: JsonObject, index: number, slot: IkValueSlot, va
   if (!isObject(layer["ground"])) layer["ground"] = {};
   const ground = layer["ground"];
   if (key === "height") { ground["height"] = v; return; }
-  const n = Array.isArray(ground["normal"]) && ground["normal"].length === 3 ? ground["normal"] : [...upOf(layer)];
+  const n = Array.isArray(ground["normal"]) && ground["normal"].length === 3 ? [...ground["normal"]] : [...upOf(layer)];
   n[Number(k)] = v;
+  const problem = groundNormalProblem(n, upOf(layer));
+  if (problem) throw new EditError(`the ground normal (${n.join(", ")}) ${problem}`);
   ground["normal"] = n;
+}
+
+/**
+ * Why a constant ground normal is no ground — no direction, or facing across or against up — as the spec
+ * reader refuses it (E_SPEC_BAD_VALUE), so the panel refuses the edit with the reason instead of writing a
+ * graph that no longer compiles. A normal that reads a parameter is checked as it plays.
+ */
+function groundNormalProblem(n: readonly JsonValue[], up: readonly JsonValue[]): string {
+  if (![...n, ...up].every((x) => typeof x === "number")) return "";
+  const [x, y, z] = n as number[], [ux, uy, uz] = up as number[];
+  const square = x! * x! + y! * y! + z! * z!;
+  if (!(square > 0 && square < Infinity)) return `has no direction (its squared length is ${square})`;
+  return (x! * ux! + y! * uy! + z! * uz!) / Math.sqrt(square) / Math.hypot(ux!, uy!, uz!) > 1e-6 ? "" : `faces across or against up (${up.join(", ")})`;
 }
 
 const SLOT_WORDS: Readonly<Record<IkValueSlot, string>> = {

@@ -130,6 +130,13 @@ test("foot placement: Fox's hind legs and hip are found; the robot, whose feet h
   // A normal component fills in the rest of the normal from up.
   setIkValue(doc, 0, "ground/normal/0", 0.2);
   assert.deepEqual((feet["ground"] as JsonObject)["normal"], [0.2, 1, 0]);
+  // A constant normal the spec reader would refuse (E_SPEC_BAD_VALUE) is refused as an edit, the normal kept.
+  assert.throws(() => setIkValue(doc, 0, "ground/normal/1", 0), /the ground normal \(0\.2, 0, 0\) faces across or against up/);
+  assert.throws(() => setIkValue(doc, 0, "ground/normal/1", -2), /faces across or against up/);
+  setIkValue(doc, 0, "ground/normal/0", 0);
+  assert.throws(() => setIkValue(doc, 0, "ground/normal/1", 0), /the ground normal \(0, 0, 0\) has no direction/);
+  assert.deepEqual((feet["ground"] as JsonObject)["normal"], [0, 1, 0]);
+  setIkValue(doc, 0, "ground/normal/0", 0.2);
   assert.deepEqual(errors(formatDocument(doc), fox), []);
   compile(formatDocument(doc), foxGltf);
   // Removing a leg and adding one back finds the free one.
