@@ -135,7 +135,7 @@ const NO_NUMBERS = new Float64Array(0);
 /** An InertialState without poses or vectors: the kernel holds those (kernel-poses.ts). */
 function bookkeepingOnly(): InertialState {
   return {
-    last: NO_JOINTS, previous: NO_JOINTS, times: new Float64Array(8), history: 0, source: NO_JOINTS, velocity: NO_NUMBERS,
+    last: NO_JOINTS, previous: NO_JOINTS, times: new Float64Array(8), history: 0, recipes: NO_NUMBERS, source: NO_JOINTS, velocity: NO_NUMBERS,
     offset: NO_NUMBERS, offsetVelocity: NO_NUMBERS, phase: 0, packed: NO_NUMBERS, moving: new Int32Array(0), movingCounts: new Int32Array(2),
     directions: NO_NUMBERS, rates: NO_NUMBERS,
   };

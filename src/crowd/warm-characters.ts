@@ -54,7 +54,7 @@ export function warmTransitions(instances: readonly GraphInstance[], from: numbe
       for (let d = 0; d < mi.depth; d++) s += mi.stack[d]!.elapsed;
       const ine = mi.inertial;
       if (ine === null || ine.last.jointCount === 0) continue;
-      s += ine.times[0]! + ine.phase + ine.movingCounts[0]! + ine.moving[0]! + ine.packed[0]!;
+      s += ine.times[0]! + ine.recipes[0]! + ine.phase + ine.movingCounts[0]! + ine.moving[0]! + ine.packed[0]!;
       s += ine.last.t[0]! + ine.last.r[0]! + ine.last.s[0]! + ine.previous.t[0]! + ine.previous.r[0]! + ine.previous.s[0]!;
       s += ine.source.r[0]! + ine.velocity[0]! + ine.offset[0]! + ine.offsetVelocity[0]!;
     }

@@ -38,8 +38,15 @@ export interface InertialState {
    * [3] the entry's elapsed time at the offset's origin (inertialize), [4..7] scratch.
    */
   readonly times: Float64Array;
-  /** How many of `last` and `previous` hold a pose (0..2; reset with the machine). */
+  /** How many of `last` and `previous` hold an output (0..2; reset with the machine). */
   history: number;
+  /**
+   * How `last` ([0..4]) and `previous` ([5..9]) were made, when they were not copied: [state, its clip
+   * time, 1 if the inertialization's offset was added, c0, c1]; state −1: the pose is in the buffer.
+   * A plain clip's sample, with or without the offset, is replayed when a transition needs the history
+   * (same calls, same bits), instead of copying every output (step.ts, rememberOutput).
+   */
+  readonly recipes: Float64Array;
   /** The captured source pose (the output at times[1] when the transition fired). */
   readonly source: Pose;
   /** The source's velocity, 9 per joint (translation, angular as a rotation vector, scale) per second. */
@@ -263,7 +270,7 @@ function createMachineInstance(graph: CompiledGraph, machine: CompiledMachine, l
 
 function createInertialState(J: number): InertialState {
   return {
-    last: createPose(J), previous: createPose(J), times: new Float64Array(8), history: 0,
+    last: createPose(J), previous: createPose(J), times: new Float64Array(8), history: 0, recipes: new Float64Array(10),
     source: createPose(J), velocity: new Float64Array(9 * J),
     offset: new Float64Array(9 * J), offsetVelocity: new Float64Array(9 * J), phase: 0,
     packed: new Float64Array(18 * J), moving: new Int32Array(2 * J), movingCounts: new Int32Array(2), directions: new Float64Array(4 * J), rates: new Float64Array(J),

@@ -576,7 +576,7 @@ export function evaluateMachineUnchecked(inst: GraphInstance, mi: MachineInstanc
     return;
   }
   foldMachine(inst, mi, out);
-  if (mi.inertial) rememberOutput(mi.inertial, out);
+  if (mi.inertial) rememberOutput(inst, mi, mi.inertial, out);
 }
 
 /** The blend mode of the bottom stack entry (crossfade for crossfade-only machines and teleports). */
@@ -645,18 +645,51 @@ export const DEAD_BLEND_HALFLIFE = 0.5;
 /** x where (1 + x)·e^(−x) = ½. */
 export const HALF_DECAY = 1.6783469900166608;
 
-/** Keeps `out` as the machine's latest output (the previous one moves down; a repeat at one time replaces). */
-function rememberOutput(ine: InertialState, out: Pose): void {
-  const times = ine.times;
+/**
+ * Keeps `out` as the machine's latest output (the previous one moves down; a repeat at one time
+ * replaces). An output that is a plain clip's sample, alone or under the inertialization's offset, is
+ * kept as how it was made (its recipe, five numbers) instead of its 1.7 kB pose: most outputs are never
+ * read (a transition reads the last two), and copying each one cost an inertializing crowd more than a
+ * crossfade's second clip.
+ */
+function rememberOutput(inst: GraphInstance, mi: MachineInstance, ine: InertialState, out: Pose): void {
+  const times = ine.times, r = ine.recipes;
   if (ine.history === 0 || times[NOW]! > times[LAST]!) {
     const oldest = ine.previous;
     ine.previous = ine.last;
     ine.last = oldest;
+    for (let k = 0; k < 5; k++) r[5 + k] = r[k]!;
     times[PREVIOUS] = times[LAST]!;
     if (ine.history < 2) ine.history++;
   }
-  copyPose(ine.last, out);
   times[LAST] = times[NOW]!;
+  const s = mi.depth === 0 ? mi.current : mi.depth === 1 && firstBlend(mi) === BLEND.inertialize ? mi.stack[0]!.to : -1;
+  const m = s >= 0 ? mi.machine.states[s]!.motion : null;
+  if (m === null || m.kind !== "clip" || isProceduralClipUnchecked(m.source)) {
+    copyPose(ine.last, out);
+    r[0] = -1;
+    return;
+  }
+  r[0] = s;
+  childTimeAt(mi, mi.machine.states[s]!, s, m.source, false, r, 1);
+  // evaluateFirstEntry left the offset's coefficients in times[SCRATCH], times[SCRATCH + 1].
+  r[2] = mi.depth;
+  r[3] = times[SCRATCH]!;
+  r[4] = times[SCRATCH + 1]!;
+}
+
+/**
+ * Makes the history entry at recipes[k] (0: `last`, 5: `previous`) a pose in `pose` if it is a recipe:
+ * the clip sampled at its time, the offset (as packed now: a capture replays before a new offset is
+ * packed) added with its coefficients.
+ */
+function replayOutput(inst: GraphInstance, mi: MachineInstance, ine: InertialState, k: number, pose: Pose): void {
+  const r = ine.recipes;
+  const s = r[k]!;
+  if (s < 0) return;
+  sampleSource(inst, pose, (mi.machine.states[s]!.motion as { source: MotionSource }).source, mi, s, 0, r, k + 1);
+  if (r[k + 2] === 1) addPackedOffsetAt(pose, ine.packed, ine.moving, ine.movingCounts, r, k + 3);
+  r[k] = -1;
 }
 
 /**
@@ -667,6 +700,9 @@ function captureSource(inst: GraphInstance, mi: MachineInstance, ine: InertialSt
   const times = ine.times;
   ine.phase = 0;
   resetDirections(ine.directions);
+  // Both kept outputs become poses before this transition's offset replaces the one they were made with.
+  if (ine.history > 0) replayOutput(inst, mi, ine, 0, ine.last);
+  if (ine.history > 1) replayOutput(inst, mi, ine, 5, ine.previous);
   if (ine.history === 0 || times[NOW]! - times[LAST]! > STALE_HISTORY) {
     foldMachine(inst, mi, ine.source);
     times[SOURCE_TIME] = times[NOW]!;
