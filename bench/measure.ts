@@ -1,4 +1,5 @@
 // Timing and heap measurement helpers for the benchmark (Node 20, one process).
+import { readdirSync, readFileSync } from "node:fs";
 import { PerformanceObserver, performance } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -141,4 +142,49 @@ export function createMemcpyProbe(): { copy: () => number } {
       return (2 * 8 * n) / ((performance.now() - t0) * 1e6);
     },
   };
+}
+
+/**
+ * What the scheduler did, summed since boot (Linux; null elsewhere): this process's threads' time on a
+ * core and time runnable but waiting for one (ns, `/proc/self/task/<tid>/schedstat`), and the time every
+ * core of the machine spent busy (ms, `/proc/stat`'s user + nice + system + irq + softirq + steal, in
+ * 10 ms ticks). Two snapshots around a batch of frames tell whether our threads waited for a core while
+ * other processes ran on it, i.e. whether the machine was idle enough for a wall-clock figure on all
+ * cores to mean anything. `waitOf`: count only these threads' wait (the ones doing the timed work; a
+ * V8 helper thread waiting behind our own workers is not the machine being busy); run time is always
+ * every thread's.
+ */
+export interface SchedSnapshot { readonly ownRunMs: number; readonly ownWaitMs: number; readonly machineBusyMs: number }
+
+export function schedSnapshot(waitOf?: ReadonlySet<number>): SchedSnapshot | null {
+  try {
+    let run = 0, wait = 0;
+    for (const tid of readdirSync("/proc/self/task")) {
+      let text: string;
+      try {
+        text = readFileSync(`/proc/self/task/${tid}/schedstat`, "latin1");
+      } catch {
+        continue; // the thread ended between the listing and the read
+      }
+      const fields = text.split(" ");
+      run += Number(fields[0]);
+      if (!waitOf || waitOf.has(Number(tid))) wait += Number(fields[1]);
+    }
+    const cpu = readFileSync("/proc/stat", "latin1").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already inside user).
+    const busyTicks = cpu[0]! + cpu[1]! + cpu[2]! + cpu[5]! + cpu[6]! + (cpu[7] ?? 0);
+    if (!Number.isFinite(run + wait + busyTicks)) return null;
+    return { ownRunMs: run / 1e6, ownWaitMs: wait / 1e6, machineBusyMs: busyTicks * 10 };
+  } catch {
+    return null;
+  }
+}
+
+/** Per-frame scheduler figures between two snapshots: our threads' wait for a core, other processes' CPU. */
+export interface SchedDelta { readonly waitMs: number; readonly othersMs: number }
+
+export function schedDelta(a: SchedSnapshot | null, b: SchedSnapshot | null, frames: number): SchedDelta | null {
+  if (!a || !b) return null;
+  const others = b.machineBusyMs - a.machineBusyMs - (b.ownRunMs - a.ownRunMs);
+  return { waitMs: (b.ownWaitMs - a.ownWaitMs) / frames, othersMs: Math.max(0, others) / frames };
 }

@@ -6,7 +6,6 @@
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { step } from "../src/graph/step.ts";
 import { createCrowd, evaluateCrowd, loadCrowdKernelSync, type Crowd, type CrowdKernel } from "../src/crowd/index.ts";
-import { createCrowdWorkers } from "../src/crowd/crowd-workers.ts";
 import type { CompiledGraph } from "../src/graph/compiled-graph.ts";
 import { compressClip } from "../src/compress/compress-clip.ts";
 import { compressionFigures as compression30, compressionJson, compressionTable, compressionTargetRows, type CompressionFigures } from "./compress-figures.ts";
@@ -14,6 +13,7 @@ import { loadBvh } from "../src/io/bvh/load-bvh.ts";
 import { sharedAsset } from "../test/helpers/assets.ts";
 import { allocatedBytesPerFrame, createMemcpyProbe, median, retainedBytes, timeFrames, timeFramesCpu } from "./measure.ts";
 import { createThreeCrowd, stepThreeCrowd } from "./three-crowd.ts";
+import { workerFigures, workerJson, workerTable, workerTargetRows } from "./workers.ts";
 import { benchGraph, robotWorkload, synthWorkload, type Workload } from "./workloads.ts";
 
 const quick = process.argv.includes("--quick");
@@ -320,31 +320,10 @@ async function main(): Promise<void> {
   const NW = 5000;
   const wOffs = offsets(NW, 4242);
   const inThread = staggered(graph, NW, wOffs, true);
-  const pools = [1, 2, ...(cores >= 4 ? [4] : [])];
-  const workers = [];
-  for (const count of pools) workers.push(await createCrowdWorkers(recipe, NW, { workers: count, startTimes: wOffs, kernel: true, localPoses: false }));
-  const wFns = [() => evaluateCrowd(inThread, DT), ...workers.map((w) => () => w.evaluate(DT))];
-  const wCpu: number[][] = [];
-  const wTimes = alternate(wFns, quick ? 3 : 10, ROUNDS, wCpu);
-  const loadWorkers = loadavg()[0]!;
-  for (const w of workers) await w.terminate();
-  const twoVsOne = spread(ratiosOf(wTimes[1]!, wTimes[2]!));
-  const fourVsOne = cores >= 4 ? spread(ratiosOf(wTimes[1]!, wTimes[3]!)) : null;
+  const workers = await workerFigures(() => evaluateCrowd(inThread, DT), recipe, NW, wOffs, cores, quick, DT);
+  const loadWorkers = workers.loadAverage;
   out.push("");
-  out.push(`workers: synthetic-64, N = ${NW}, the kernel in every worker, model matrices shared (localPoses: false, as the in-thread crowd), ${cores} cores, load average ${loadWorkers.toFixed(1)}`);
-  out.push("");
-  out.push("CPU ms/frame is every thread's CPU time (process.cpuUsage) per frame: the work. Cores used = CPU ÷ wall-clock time: what the");
-  out.push("scheduler gave the process; on a loaded Linux machine with autogroup scheduling a process's threads share one group's slice,");
-  out.push("so a second worker only shortens the frame when that slice grows, i.e. when a core is idle.");
-  out.push("");
-  out.push("| threads | ms/frame | vs 1 worker (rounds' range) | CPU ms/frame (all threads) | cores used |");
-  out.push("|---|---|---|---|---|");
-  const cpuCols = (k: number): string => `${f2(median(wCpu[k]!))} | ${f2(median(ratiosOf(wCpu[k]!, wTimes[k]!)))}`;
-  out.push(`| in-thread kernel (no worker) | ${f2(median(wTimes[0]!))} | ${range(spread(ratiosOf(wTimes[1]!, wTimes[0]!)), f2)}× | ${cpuCols(0)} |`);
-  pools.forEach((count, k) => {
-    out.push(`| ${count} worker${count > 1 ? "s" : ""} | ${f2(median(wTimes[k + 1]!))} | ${range(spread(ratiosOf(wTimes[1]!, wTimes[k + 1]!)), f2)}× | ${cpuCols(k + 1)} |`);
-  });
-  if (cores < 4) out.push(`| 4 workers | skipped: this machine has ${cores} cores | |`);
+  out.push(...workerTable(workers));
 
   // Crowd size: 1 … 10,000 robots.
   const scale = await scaling(robot);
@@ -373,15 +352,13 @@ async function main(): Promise<void> {
 
   // Every target of issue 20 next to its figure.
   const met = (ok: boolean | null): string => (ok === null ? "—" : ok ? "met" : "**not met**");
-  const twoW = twoVsOne.median;
   out.push("");
   out.push("| target (issue 20) | goal | measured (median, rounds' range) | |");
   out.push("|---|---|---|---|");
   out.push(`| RobotExpressive crowd, N = 1,000, vs three.js (output equal within 1e-5 rad: test/crowd/robot-three-crowd.test.ts) | ≥ 30× | ${f1(robotRow.speedup)}× (${f1(robotRow.speedupLow)}–${f1(robotRow.speedupHigh)}); CPU time ${f1(robotRow.speedupCpu)}× (${f1(robotRow.speedupCpuLow)}–${f1(robotRow.speedupCpuHigh)}) | ${met(robotRow.speedup >= 30)} |`);
   out.push(`| synthetic-64 crowd, N = 1,000, vs three.js | ≥ 40× | ${f1(head.speedup)}× (${f1(head.speedupLow)}–${f1(head.speedupHigh)}); CPU time ${f1(head.speedupCpu)}× (${f1(head.speedupCpuLow)}–${f1(head.speedupCpuHigh)}) | ${met(head.speedup >= 40)} |`);
   out.push(`| synthetic-64 kernel vs the memcpy probe's bandwidth limit | ≤ 4× | ${range(bandwidthRatio, f1)}× | ${met(bandwidthRatio.median <= 4)} |`);
-  out.push(`| two workers vs one, N = 5,000 (bit-equal: test/crowd/crowd-workers.test.ts) | ≥ 1.7× | ${range(twoVsOne, f2)}× | ${met(twoW >= 1.7)} |`);
-  out.push(`| four workers vs one, N = 5,000 | ≥ 3× on ≥ 4 cores | ${fourVsOne ? `${range(fourVsOne, f2)}×` : `skipped: ${cores} cores`} | ${met(fourVsOne ? fourVsOne.median >= 3 : null)} |`);
+  out.push(...workerTargetRows(workers, met));
   if (c30) out.push(...compressionTargetRows(c30, met));
   out.push(`| allocation per frame, steady state (kernel crowd) | 0 B | ${Math.round(head.agAllocPerFrame)} B (robot ${Math.round(robotRow.agAllocPerFrame)} B) | ${met(head.agAllocPerFrame === 0 && robotRow.agAllocPerFrame === 0)} |`);
   out.push(`| memory per character (robot, N = 1,000) | printed | ${kb(robotRow.agBytesPerChar)} KiB (${kb(robotRow.agBytesPerCharLocal)} KiB with local poses; three.js ${kb(robotRow.threeBytesPerChar)} KiB) | |`);
@@ -402,11 +379,11 @@ async function main(): Promise<void> {
     threeAllocBytesPerFrame: Math.round(head.threeAllocPerFrame),
     speedupJsPath: round2(vsThree(2)),
     kernelVsJsPath: round2(median(ratiosOf(vTimes[2]!, vTimes[1]!))),
-    twoWorkerSpeedup: round2(twoW),
+    twoWorkerSpeedup: round2(workers.twoVsOne.median),
     speedupInPhaseShared: round2(vsThree(3)),
     speedupQuantised: round2(vsThree(4)),
     // three.js per character (N = 1,000, variant rounds) over two workers per character (N = 5,000).
-    speedupTwoWorkers: round2((median(vTimes[0]!) / N) / (median(wTimes[2]!) / NW)),
+    speedupTwoWorkers: round2((median(vTimes[0]!) / N) / (workers.rows[2]!.ms.median / NW)),
     compressionRatio: compression.ratio === null ? null : round2(compression.ratio),
     maxErrorMm: compression.maxErrorMm === null ? null : Number(compression.maxErrorMm.toFixed(4)),
     compressionNote: compression.note,
@@ -414,11 +391,9 @@ async function main(): Promise<void> {
     robotSpeedupRange: [round2(robotRow.speedupLow), round2(robotRow.speedupHigh)],
     robotSpeedupVsThreeCpu: round2(robotRow.speedupCpu),
     speedupVsThreeCpu: round2(head.speedupCpu),
-    twoWorkerCoresUsed: round2(median(ratiosOf(wCpu[2]!, wTimes[2]!))),
     loadAverage: [round2(loadStart), round2(loadavg()[0]!)],
     speedupRange: [round2(head.speedupLow), round2(head.speedupHigh)],
-    twoWorkerSpeedupRange: [round2(twoVsOne.low), round2(twoVsOne.high)],
-    fourWorkerSpeedup: fourVsOne ? round2(fourVsOne.median) : null,
+    ...workerJson(workers),
     cores,
     memcpyGBps: round2(bytesPerNs.median),
     ...compressionJson(c30),
