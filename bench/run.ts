@@ -14,7 +14,7 @@ import { sharedAsset } from "../test/helpers/assets.ts";
 import { allocatedBytesPerFrame, createMemcpyProbe, median, retainedBytes, timeFrames, timeFramesCpu } from "./measure.ts";
 import { createThreeCrowd, stepThreeCrowd } from "./three-crowd.ts";
 import { workerFigures, workerJson, workerTable, workerTargetRows } from "./workers.ts";
-import { benchGraph, robotWorkload, synthWorkload, type Workload } from "./workloads.ts";
+import { benchGraph, offsets, robotWorkload, synthWorkload, type Workload } from "./workloads.ts";
 
 const quick = process.argv.includes("--quick");
 const jsonOnly = process.argv.includes("--json");
@@ -33,16 +33,6 @@ const BYTES_PER_JOINT_CLIP = 100;
  */
 const CROWD_OPTIONS = { eventCapacity: 16, maxStackDepth: 4 } as const;
 
-/** Deterministic offsets in [0, 2) s so characters are out of phase (no accidental sharing). */
-function offsets(n: number, seed: number): Float64Array {
-  const out = new Float64Array(n);
-  let x = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    out[i] = (x / 2 ** 32) * 2;
-  }
-  return out;
-}
 
 /** The WebAssembly SIMD kernel: the headline path (the JS path is measured as a variant). */
 const kernel = loadCrowdKernelSync();

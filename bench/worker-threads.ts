@@ -14,7 +14,7 @@ import { sharedAsset } from "../test/helpers/assets.ts";
 import { median } from "./measure.ts";
 import { createThreeCrowd, stepThreeCrowd } from "./three-crowd.ts";
 import { synthBenchGraph } from "./graph-factory.ts";
-import { synthWorkload } from "./workloads.ts";
+import { offsets, synthWorkload } from "./workloads.ts";
 
 const N = Number(process.env.N ?? 5000);
 const ROUNDS = Number(process.env.ROUNDS ?? 11);
@@ -30,15 +30,6 @@ function sched(tid: number): [number, number] {
   } catch {
     return [0, 0];
   }
-}
-function offsets(n: number, seed: number): Float64Array {
-  const out = new Float64Array(n);
-  let x = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    out[i] = (x / 2 ** 32) * 2;
-  }
-  return out;
 }
 
 let kept: unknown = null;

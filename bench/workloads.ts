@@ -153,3 +153,14 @@ export function synthWorkload(): Workload {
     names: { walk: "Walk", run: "Run", additive: "Sway" },
   };
 }
+
+/** Deterministic offsets in [0, 2) s so characters are out of phase (no accidental sharing). */
+export function offsets(n: number, seed: number): Float64Array {
+  const out = new Float64Array(n);
+  let x = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    out[i] = (x / 2 ** 32) * 2;
+  }
+  return out;
+}
