@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.ts";
+import { runCli as run } from "../helpers/run-cli.ts";
 import type { Clip } from "../../src/clip/clip.ts";
 import { createClipCursor, sampleClip } from "../../src/clip/index.ts";
 import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
@@ -26,13 +26,6 @@ interface ValidatorReport {
 // gltf-validator ships no type declarations: import it through a plain string and type what is used.
 const VALIDATOR: string = "gltf-validator";
 const { validateBytes } = (await import(VALIDATOR)) as { validateBytes(bytes: Uint8Array, options: { maxIssues: number }): Promise<ValidatorReport> };
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), cwd: process.cwd() });
-  return { code, out, err };
-}
 
 const dir = mkdtempSync(join(tmpdir(), "animgraph-mirror-"));
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.ts";
+import { runCli as run } from "../helpers/run-cli.ts";
 import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
 import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
@@ -31,13 +31,6 @@ interface ValidatorReport {
 const VALIDATOR: string = "gltf-validator";
 const { validateBytes } = (await import(VALIDATOR)) as { validateBytes(bytes: Uint8Array, options: { maxIssues: number }): Promise<ValidatorReport> };
 const validate = (bytes: Uint8Array): Promise<ValidatorReport> => validateBytes(bytes, { maxIssues: 0 });
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), cwd: process.cwd() });
-  return { code, out, err };
-}
 
 const dir = mkdtempSync(join(tmpdir(), "animgraph-retarget-"));
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,6 +10,7 @@ import { createClipCursor } from "../../src/clip/clip-cursor.ts";
 import { sampleClip } from "../../src/clip/sample-clip.ts";
 import type { Clip } from "../../src/clip/clip.ts";
 import { main } from "../../src/cli/main.ts";
+import { runCli as run } from "../helpers/run-cli.ts";
 import { loadGltf } from "../../src/io/gltf/load-gltf.ts";
 import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { loadVrmaFile } from "../../src/io/vrma/load-vrma-file.ts";
@@ -79,13 +80,6 @@ for (const target of TARGETS) {
     const targetSwing = swing(skeleton, result, tArm, tFore);
     assert.ok(Math.abs(targetSwing - sourceSwing) < 5, `target swing ${targetSwing}° vs source ${sourceSwing}°`);
   });
-}
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), cwd: process.cwd() });
-  return { code, out, err };
 }
 
 test("animgraph retarget takes a .vrma source: a valid GLB with the clip added, quality in --json", { skip }, async () => {

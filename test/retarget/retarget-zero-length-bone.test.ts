@@ -7,18 +7,11 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { main } from "../../src/cli/main.ts";
+import { runCli as run } from "../helpers/run-cli.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
 import { measureFootGround } from "../helpers/foot-ground.ts";
 
 const skip = !HAVE_SHARED_ASSETS && "no shared assets";
-
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), cwd: process.cwd() });
-  return { code, out, err };
-}
 
 const dir = mkdtempSync(join(tmpdir(), "animgraph-zero-bone-"));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
