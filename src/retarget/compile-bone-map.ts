@@ -92,6 +92,11 @@ export interface CompiledBoneMap {
   readonly legs: Int16Array;
   /** The source joints driving `legs`, same layout. */
   readonly sourceLegs: Int16Array;
+  /**
+   * Per side (left, right): 1 when the map leaves out that leg's hip joint, knee or foot and `legs` holds the
+   * target's own joint there: the leg IK then takes the foot where the source's foot is (scaled by k).
+   */
+  readonly completedLegs: Uint8Array;
   /** Unit up and forward (facing) vectors of the target's model space. */
   readonly targetUp: Float64Array;
   readonly targetForward: Float64Array;
@@ -218,11 +223,26 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
   const targetUp = new Float64Array([0, 1, 0]);
   const targetForward = new Float64Array([0, 0, 1]);
   let targetBasis: Float64Array | undefined;
-  const need = ["hips", "upperLeg.L", "upperLeg.R", "foot.L", "foot.R"].map((k) => roles.get(k));
-  if (need.every((s) => s !== undefined && targetOf[s]! >= 0)) {
+  const frameRoles = ["hips", "upperLeg.L", "upperLeg.R", "foot.L", "foot.R"];
+  const need = frameRoles.map((k) => roles.get(k));
+  const targetRoles = skeletonRoles(target);
+  // The frame's joints on the target: the mapped ones, and where the map (driving the hips) leaves out a
+  // hip joint or a foot, the target's own undriven joint of that role: the axes and sizes are the
+  // skeletons', whichever bones the map pairs. A user's map without "LeftHip" lost the frame and moved
+  // RobotExpressive's root by CMU's inches (its rest offsets give no ratio), the feet 2,000 legs under ground.
+  const completes = hips !== undefined && targetOf[hips]! >= 0;
+  const ownJoint = (key: string, s: number | undefined): number => {
+    if (s === undefined) return -1;
+    if (targetOf[s]! >= 0) return targetOf[s]!;
+    const t = completes ? targetRoles.get(key) : undefined;
+    return t !== undefined && sourceOf[t]! < 0 ? t : -1;
+  };
+  const needT = frameRoles.map((k, i) => ownJoint(k, need[i]));
+  if (needT.every((t) => t >= 0)) {
     const [h, ul, ur, fl, fr] = need as number[];
+    const [th, tul, tur, tfl, tfr] = needT as [number, number, number, number, number];
     const bs = basis(sp, h!, ul!, ur!, fl!, fr!);
-    const bt = basis(tp, targetOf[h!]!, targetOf[ul!]!, targetOf[ur!]!, targetOf[fl!]!, targetOf[fr!]!);
+    const bt = basis(tp, th, tul, tur, tfl, tfr);
     if (bs && bt) {
       // C = Bt · Bsᵀ (columns: left, up, forward), as a quaternion.
       const m = new Float64Array(16);
@@ -239,7 +259,7 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
         // Hip height: the hip joints (the upper legs), not the pelvis joint, which rigs put anywhere
         // (RobotExpressive's Hips sits 1.9 mm below its upper legs, a fifth of its leg length).
         const hs = 0.5 * (hipHeight(sp, JS, ul!, bs) + hipHeight(sp, JS, ur!, bs));
-        const ht = 0.5 * (hipHeight(tp, JT, targetOf[ul!]!, bt) + hipHeight(tp, JT, targetOf[ur!]!, bt));
+        const ht = 0.5 * (hipHeight(tp, JT, tul, bt) + hipHeight(tp, JT, tur, bt));
         if (hs > EPS && ht > EPS) hipRatio = ht / hs;
         sourceHipHeight = hs;
         targetHipHeight = ht;
@@ -250,7 +270,6 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
         sourceFeet[0] = fl!;
         sourceFeet[1] = fr!;
         sourceUp.set(bs.subarray(3, 6));
-        const tfl = targetOf[fl!]!, tfr = targetOf[fr!]!;
         targetFootHeight = 0.5 * (hipHeight(tp, JT, tfl, bt) + hipHeight(tp, JT, tfr, bt));
       } else quatIdentity(frame, 0);
     }
@@ -322,19 +341,33 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
   const legs = new Int16Array(8).fill(-1);
   const sourceLegs = new Int16Array(8).fill(-1);
   const targetGround = new Float64Array(4);
-  const targetRolesForLegs = skeletonRoles(target);
+  const completedLegs = new Uint8Array(2);
   ["L", "R"].forEach((side, i) => {
     const keys = ["upperLeg", "lowerLeg", "foot", "toes"].map((r) => `${r}.${side}`);
     const src = keys.map((key) => roles.get(key) ?? -1);
     const tgt = src.map((s2) => (s2 >= 0 ? targetOf[s2]! : -1));
     // A map that drives the hip and the foot but leaves the knee out (a user's map, or a rig whose knee the
     // names miss) still has a leg: the target's own knee, bent by the leg IK, as the toes below are found.
-    if (tgt[0]! >= 0 && tgt[2]! >= 0 && tgt[1]! < 0 && src[1]! >= 0) {
-      const knee = targetRolesForLegs.get(keys[1]!) ?? -1;
-      if (knee >= 0 && sourceOf[knee]! < 0) tgt[1] = knee;
+    // So has a leg whose hip joint or foot the map leaves out, once the frame is known: the leg IK then
+    // takes the foot where the source's foot is (retargetClip).
+    const partly = tgt.slice(0, 3).some((t) => t >= 0);
+    for (let c = 0; c < 3; c++) {
+      if (tgt[c]! >= 0 || src[c]! < 0 || !(c === 1 ? tgt[0]! >= 0 && tgt[2]! >= 0 : partly && frameFound)) continue;
+      const own = targetRoles.get(keys[c]!) ?? -1;
+      if (own >= 0 && sourceOf[own]! < 0) {
+        tgt[c] = own;
+        completedLegs[i] = 1;
+      }
     }
-    if (tgt.slice(0, 3).some((t) => t < 0)) return;
-    if (tgt[3]! < 0) tgt[3] = targetRolesForLegs.get(keys[3]!) ?? -1;
+    if (tgt.slice(0, 3).some((t) => t < 0)) {
+      completedLegs[i] = 0;
+      return;
+    }
+    for (let c = 0; c < 3; c++) {
+      if (targetOf[src[c]!]! >= 0) continue;
+      report("I_RETARGET_LEG_COMPLETED", "", `the map leaves out the source's "${source.names[src[c]!]}" (${keys[c]}): the target's own "${target.names[tgt[c]!]}" is turned by the leg IK, so that the foot goes where the source's foot goes`, "info");
+    }
+    if (tgt[3]! < 0) tgt[3] = targetRoles.get(keys[3]!) ?? -1;
     for (let c = 0; c < 4; c++) {
       legs[4 * i + c] = tgt[c]!;
       sourceLegs[4 * i + c] = src[c]!;
@@ -356,7 +389,6 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
   const translationFrame = new Float64Array(4 * JT);
   const frameInv = quatInvert(new Float64Array(4), 0, frame, 0) as Float64Array;
   const tmp = new Float64Array(4);
-  const targetRoles = skeletonRoles(target);
   const roleOf = new Map<number, string>();
   for (const [key, j] of roles) roleOf.set(j, key);
   const alignRest = options.alignRest ?? true;
@@ -418,9 +450,24 @@ function compileBoneMapUnchecked(map: BoneMap, source: Skeleton, target: Skeleto
   }
   return {
     compiled: { source, target, sourceOf, ratio, confidence, positionDriven, sameChain, rootSource, rootTarget, rootMotionScale: k, frame, post, translationFrame, align, sourceFeet, sourceUp, targetFootHeight,
-      targetPelvis, legs, sourceLegs, targetUp, targetForward, sourceHipHeight, targetHipHeight, targetGround },
+      targetPelvis, legs, sourceLegs, completedLegs, targetUp, targetForward, sourceHipHeight, targetHipHeight, targetGround },
     diagnostics,
   };
+}
+
+/**
+ * The (left, up, forward) basis of `skeleton`'s model space from its own hips, upper legs and feet in
+ * `pose` (its rest pose by default), or undefined when it has no such joints: what a report measures
+ * heights along when a bone map gives no frame.
+ */
+export function ownBasis(skeleton: Skeleton, pose: Pose = skeleton.rest): Float64Array | undefined {
+  const J = skeleton.jointCount, q = new Float64Array(4 * J), p = new Float64Array(3 * J);
+  modelFrames(q, p, new Float64Array(J), skeleton, pose);
+  const roles = skeletonRoles(skeleton);
+  const joints = ["hips", "upperLeg.L", "upperLeg.R", "foot.L", "foot.R"].map((k) => roles.get(k));
+  if (joints.some((j) => j === undefined)) return undefined;
+  const [h, ul, ur, fl, fr] = joints as number[];
+  return basis(p, h!, ul!, ur!, fl!, fr!);
 }
 
 /** Roles that follow `key` along its chain, nearest first (the first one mapped is the aim of the bone). */

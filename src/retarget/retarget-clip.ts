@@ -168,7 +168,6 @@ function retargetAtTimes(clip: Clip, compiled: CompiledBoneMap, times: Float32Ar
     }
   }
   const up = compiled.sourceUp;
-  const heightOf = (p: Float64Array, f: number): number => p[3 * f]! * up[0]! + p[3 * f + 1]! * up[1]! + p[3 * f + 2]! * up[2]!;
   const [footL, footR] = [compiled.sourceFeet[0]!, compiled.sourceFeet[1]!];
   let groundOffset = 0;
   if (options.groundFeet && footL >= 0 && footR >= 0) {
@@ -183,61 +182,24 @@ function retargetAtTimes(clip: Clip, compiled: CompiledBoneMap, times: Float32Ar
   solver.clampToGround = options.groundFeet === true;
 
   // Pass 2: where the target's feet land with its own legs (before IK), and the foot targets.
-  const useIk = footIk && compiled.sourceHipHeight > 0 && (legs[0]! >= 0 || legs[4]! >= 0);
+  // A leg the map drives only in part (completedLegs) has no transferred pose to keep: it is always solved,
+  // its foot going where the source's foot is, and locked while planted with footIk.
+  const { completedLegs } = compiled;
+  const useIk = (footIk || completedLegs[0]! + completedLegs[1]! > 0) && compiled.sourceHipHeight > 0 && (legs[0]! >= 0 || legs[4]! >= 0);
   if (useIk) {
     const fk = [new Float64Array(3 * n), new Float64Array(3 * n)];
     for (let f = 0; f < n; f++) {
       solver.sampleSource(times[f]!);
       solver.transfer();
-      for (let side = 0; side < sideCount; side++) if (legs[4 * side]! >= 0) solver.legEnd(fk[side]!, 3 * f, side);
-    }
-    const lifts: Float64Array[] = [];
-    for (let side = 0; side < sideCount; side++) {
-      if (legs[4 * side]! < 0) continue;
-      const contacts = new Uint8Array(n);
-      detectFootContacts(contacts, srcFoot[side]!, times, up, compiled.sourceHipHeight, options.contacts);
-      let lowest = Infinity;
-      for (let f = 0; f < n; f++) lowest = Math.min(lowest, heightOf(srcFoot[side]!, f));
-      const lift = new Float64Array(n);
-      for (let f = 0; f < n; f++) lift[f] = compiled.rootMotionScale * (heightOf(srcFoot[side]!, f) - lowest);
-      solver.contacts[side] = contacts;
-      lifts[side] = lift;
-    }
-    if (options.groundFeet) {
-      // The target's own legs decide its height: shift the trajectory so that, over the planted keys, the
-      // median foot is where the lock will put it (its ground plus the source's lift). Legs that are
-      // longer or shorter than the hip-height ratio says then neither stretch nor crouch to reach the floor.
-      const tUp = compiled.targetUp;
-      const residuals: number[] = [];
       for (let side = 0; side < sideCount; side++) {
-        const contacts = solver.contacts[side];
-        if (!contacts) continue;
-        for (let f = 0; f < n; f++) {
-          if (!contacts[f]) continue;
-          const h = fk[side]![3 * f]! * tUp[0]! + fk[side]![3 * f + 1]! * tUp[1]! + fk[side]![3 * f + 2]! * tUp[2]!;
-          residuals.push(compiled.targetGround[2 * side]! + lifts[side]![f]! - h);
-        }
-      }
-      if (residuals.length > 0) {
-        residuals.sort((a, b) => a - b);
-        const shift = residuals[residuals.length >> 1]!;
-        groundOffset += shift;
-        solver.setGroundOffset(groundOffset);
-        for (const side of [0, 1]) if (solver.contacts[side]) for (let f = 0; f < n; f++) for (let c = 0; c < 3; c++) fk[side]![3 * f + c] = fk[side]![3 * f + c]! + shift * tUp[c]!;
+        if (legs[4 * side]! < 0) continue;
+        if (completedLegs[side]) solver.sourceFootFromHip(fk[side]!, 3 * f, side);
+        else solver.legEnd(fk[side]!, 3 * f, side);
       }
     }
-    for (let side = 0; side < sideCount; side++) {
-      const contacts = solver.contacts[side];
-      if (!contacts) continue;
-      solver.footTargets[side] = lockFeet(fk[side]!, contacts, lifts[side]!, times, compiled.targetUp, compiled.targetGround[2 * side]!);
-    }
-    limitLegDeviation(solver, fk, times, options.maxLegDeviation ?? DEFAULT_MAX_LEG_DEVIATION);
-    for (let side = 0; side < sideCount; side++) {
-      const targets = solver.footTargets[side], contacts = solver.contacts[side];
-      if (targets && contacts) capPlantedSpeed(targets, contacts, srcFoot[side]!, times, up, compiled.targetUp, compiled.rootMotionScale);
-    }
+    for (let side = 0; side < sideCount; side++) if (!footIk && completedLegs[side]) solver.footTargets[side] = fk[side]!;
+    if (footIk) placeFeet(solver, compiled, fk, srcFoot, times, options, groundOffset);
   }
-
   // Pass 3: transfer, IK, store.
   for (let f = 0; f < n; f++) {
     solver.sampleSource(times[f]!);
@@ -259,6 +221,57 @@ function retargetAtTimes(clip: Clip, compiled: CompiledBoneMap, times: Float32Ar
     if (rv) tracks.push({ joint: t, path: "rotation", interpolation: "LINEAR", stride: 4, times, values: rv });
   }
   return createClip({ name: options.name ?? clip.name, skeleton: target, tracks, loopMode: clip.loopMode });
+}
+
+/** Pass 2 with footIk: foot locks while the source's feet are planted, the give-way and the planted-speed cap. */
+function placeFeet(solver: RetargetFrame, compiled: CompiledBoneMap, fk: Float64Array[], srcFoot: Float64Array[], times: Float32Array, options: RetargetOptions, groundOffset: number): void {
+  const n = times.length, sideCount = 2, legs = compiled.legs, up = compiled.sourceUp;
+  const heightOf = (p: Float64Array, f: number): number => p[3 * f]! * up[0]! + p[3 * f + 1]! * up[1]! + p[3 * f + 2]! * up[2]!;
+  const lifts: Float64Array[] = [];
+  for (let side = 0; side < sideCount; side++) {
+    if (legs[4 * side]! < 0) continue;
+    const contacts = new Uint8Array(n);
+    detectFootContacts(contacts, srcFoot[side]!, times, up, compiled.sourceHipHeight, options.contacts);
+    let lowest = Infinity;
+    for (let f = 0; f < n; f++) lowest = Math.min(lowest, heightOf(srcFoot[side]!, f));
+    const lift = new Float64Array(n);
+    for (let f = 0; f < n; f++) lift[f] = compiled.rootMotionScale * (heightOf(srcFoot[side]!, f) - lowest);
+    solver.contacts[side] = contacts;
+    lifts[side] = lift;
+  }
+  if (options.groundFeet) {
+    // The target's own legs decide its height: shift the trajectory so that, over the planted keys, the
+    // median foot is where the lock will put it (its ground plus the source's lift). Legs that are
+    // longer or shorter than the hip-height ratio says then neither stretch nor crouch to reach the floor.
+    const tUp = compiled.targetUp;
+    const residuals: number[] = [];
+    for (let side = 0; side < sideCount; side++) {
+      const contacts = solver.contacts[side];
+      if (!contacts) continue;
+      for (let f = 0; f < n; f++) {
+        if (!contacts[f]) continue;
+        const h = fk[side]![3 * f]! * tUp[0]! + fk[side]![3 * f + 1]! * tUp[1]! + fk[side]![3 * f + 2]! * tUp[2]!;
+        residuals.push(compiled.targetGround[2 * side]! + lifts[side]![f]! - h);
+      }
+    }
+    if (residuals.length > 0) {
+      residuals.sort((a, b) => a - b);
+      const shift = residuals[residuals.length >> 1]!;
+      groundOffset += shift;
+      solver.setGroundOffset(groundOffset);
+      for (const side of [0, 1]) if (solver.contacts[side]) for (let f = 0; f < n; f++) for (let c = 0; c < 3; c++) fk[side]![3 * f + c] = fk[side]![3 * f + c]! + shift * tUp[c]!;
+    }
+  }
+  for (let side = 0; side < sideCount; side++) {
+    const contacts = solver.contacts[side];
+    if (!contacts) continue;
+    solver.footTargets[side] = lockFeet(fk[side]!, contacts, lifts[side]!, times, compiled.targetUp, compiled.targetGround[2 * side]!);
+  }
+  limitLegDeviation(solver, fk, times, options.maxLegDeviation ?? DEFAULT_MAX_LEG_DEVIATION);
+  for (let side = 0; side < sideCount; side++) {
+    const targets = solver.footTargets[side], contacts = solver.contacts[side];
+    if (targets && contacts) capPlantedSpeed(targets, contacts, srcFoot[side]!, times, up, compiled.targetUp, compiled.rootMotionScale);
+  }
 }
 
 /**

@@ -106,7 +106,8 @@ export class RetargetFrame {
         // its lower leg, as a foot below its shin does.
         const key = side === 0 ? "L" : "R";
         const [l, f] = [targetRoles.get(`lowerLeg.${key}`) ?? -1, targetRoles.get(`foot.${key}`) ?? -1];
-        if (l < 0 || f < 0 || this.target.parents[f] === l || !map.positionDriven[f] || map.sourceOf[f]! < 0 || f === map.rootTarget) continue;
+        // So does an IK-style foot the map leaves out with the rest of its leg (it would stay at the root's rest).
+        if (l < 0 || f < 0 || this.target.parents[f] === l || (map.sourceOf[f]! >= 0 && !map.positionDriven[f]) || f === map.rootTarget) continue;
         this.lowerOf[side] = l;
         this.footOf[side] = f;
         this.footPlaced[f] = 1;
@@ -118,7 +119,8 @@ export class RetargetFrame {
       this.footOf[side] = foot;
       this.solvedByIk[upper] = 1;
       this.solvedByIk[lower] = 1;
-      if (this.target.parents[foot] !== lower && map.positionDriven[foot]) {
+      // An IK-style foot the map leaves out (a completed leg) is placed on its lower leg too.
+      if (this.target.parents[foot] !== lower && (map.positionDriven[foot] || map.sourceOf[foot]! < 0)) {
         this.footPlaced[foot] = 1;
         for (let t = 0; t < JT; t++) if (isAncestor(this.target, foot, t)) this.footSubtree[side]![t] = 1;
       }
@@ -164,6 +166,19 @@ export class RetargetFrame {
     }
     this.followParents(true);
     this.positions();
+  }
+
+  /**
+   * Where the source's foot is, seen from its hip joint, scaled by k and turned by C, from side's target hip
+   * joint, into out[o..o+2]: the foot of a leg the map drives only in part (`completedLegs`).
+   */
+  sourceFootFromHip(out: Float64Array, o: number, side: number): void {
+    const { legs, sourceLegs, frame, rootMotionScale: k } = this.map;
+    const [hip, foot, upper] = [sourceLegs[4 * side]!, sourceLegs[4 * side + 2]!, legs[4 * side]!];
+    const v = this.v;
+    for (let c = 0; c < 3; c++) v[c] = k * (this.sp[3 * foot + c]! - this.sp[3 * hip + c]!);
+    quatRotateVec3(out, o, frame, 0, v, 0);
+    for (let c = 0; c < 3; c++) out[o + c] = out[o + c]! + this.tp[3 * upper + c]!;
   }
 
   /** The end of side's lower leg (where its foot belongs) into out[o..o+2]. */

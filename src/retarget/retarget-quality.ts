@@ -5,7 +5,7 @@ import { quatRotateVec3 } from "../math/quat.ts";
 import { createPose } from "../pose/pose.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { skeletonRoles } from "./classify-by-topology.ts";
-import type { CompiledBoneMap } from "./compile-bone-map.ts";
+import { ownBasis, type CompiledBoneMap } from "./compile-bone-map.ts";
 import { detectFootContacts, type FootContactOptions } from "./foot-contacts.ts";
 import { modelFrames } from "./model-frames.ts";
 
@@ -66,15 +66,26 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
   const dist = (p: Float64Array, o: number, a: number, b: number): number =>
     Math.hypot(p[o + 3 * a]! - p[o + 3 * b]!, p[o + 3 * a + 1]! - p[o + 3 * b + 1]!, p[o + 3 * a + 2]! - p[o + 3 * b + 2]!);
   const JT = T.jointCount, JS = S.jointCount;
-  const { legs, sourceLegs, targetUp: up, targetGround, rootTarget, targetPelvis, positionDriven, sourceOf } = map;
+  const { legs, sourceLegs, targetGround, rootTarget, targetPelvis, positionDriven, sourceOf } = map;
+  // Without a frame (W_RETARGET_NO_FRAME) the map knows no up axis: heights are measured along the target's
+  // own (RobotExpressive's skeleton is Z-up inside its armature; along Y its sunk feet read 0 %).
+  const up = map.targetHipHeight > 0 ? map.targetUp : ownBasis(T)?.subarray(3, 6) ?? map.targetUp;
 
-  // Bones: each joint and its parent, except placed joints (the root, IK-style feet, whose bone is their lower leg).
+  // Bones: each joint and its parent, except placed joints (the root, IK-style feet, whose bone is their
+  // lower leg, in a leg the map drives or not).
+  const targetRoles = skeletonRoles(T);
+  const lowerOf = new Map<number, number>();
+  for (const side of ["L", "R"]) {
+    const [lower, foot] = [targetRoles.get(`lowerLeg.${side}`), targetRoles.get(`foot.${side}`)];
+    if (lower !== undefined && foot !== undefined) lowerOf.set(foot, lower);
+  }
+  for (let side = 0; side < 2; side++) if (legs[4 * side + 2]! >= 0) lowerOf.set(legs[4 * side + 2]!, legs[4 * side + 1]!);
   const bones: Array<[number, number]> = [];
   for (let t = 0; t < JT; t++) {
     const p = T.parents[t]!;
     if (p < 0 || t === rootTarget) continue;
-    const side = legs[2] === t ? 0 : legs[6] === t ? 1 : -1;
-    if (side >= 0 && p !== legs[4 * side + 1]) bones.push([t, legs[4 * side + 1]!]);
+    const lower = lowerOf.get(t);
+    if (lower !== undefined && p !== lower) bones.push([t, lower]);
     else if (!(sourceOf[t]! >= 0 && positionDriven[t])) bones.push([t, p]);
   }
   const hipHeight = map.targetHipHeight > 0 ? map.targetHipHeight : 1;
@@ -107,7 +118,6 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
   let penetration = 0, legLength = 0, slideT = 0, slideS = 0, planted = 0, anyPlanted = 0;
   const plantedAny = new Uint8Array(n);
   const sUp = map.sourceUp;
-  const targetRoles = skeletonRoles(T);
   for (let side = 0; side < 2; side++) {
     let [upper, lower, foot, toes] = [legs[4 * side]!, legs[4 * side + 1]!, legs[4 * side + 2]!, legs[4 * side + 3]!];
     const mapped = upper >= 0;
@@ -121,8 +131,9 @@ export function measureRetargetQuality(source: Clip, result: Clip, map: Compiled
     legLength = Math.max(legLength, dist(rest, 0, upper, lower) + dist(rest, 0, lower, foot));
     // The foot, its toes and every joint below them (toe ends), against their reference heights above the
     // floor, at the keys and halfway between them (where a player's interpolation could dip).
-    const joints: Array<[number, number]> = [[foot, mapped ? targetGround[2 * side]! : restHeight(foot)]];
-    if (toes >= 0) joints.push([toes, mapped ? targetGround[2 * side + 1]! : restHeight(toes)]);
+    const framed = mapped && map.targetHipHeight > 0;
+    const joints: Array<[number, number]> = [[foot, framed ? targetGround[2 * side]! : restHeight(foot)]];
+    if (toes >= 0) joints.push([toes, framed ? targetGround[2 * side + 1]! : restHeight(toes)]);
     for (let t = foot + 1; t < JT; t++) if (t !== toes && descends(T.parents, t, foot)) joints.push([t, restHeight(t)]);
     for (const [positions, count] of [[dstPos, n], [midPos, n - 1]] as const) {
       for (const [j, ground] of joints) {

@@ -15,6 +15,9 @@ import { retargetClip } from "../../retarget/retarget-clip.ts";
 import { measureRetargetQuality, type RetargetQuality } from "../../retarget/retarget-quality.ts";
 import { CliUsageError, type CliCommand } from "../context.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
+import { readJsonFile } from "../../json/read-json-file.ts";
+import { skeletonRoles } from "../../retarget/classify-by-topology.ts";
+import type { Skeleton } from "../../skeleton/skeleton.ts";
 
 interface RetargetCliOptions {
   readonly to: string;
@@ -134,6 +137,19 @@ export const retargetCommand: CliCommand = {
           });
           return fail();
         }
+        // Measured from the result before anything is written: a map too sparse to place the feet (a leg it
+        // drives no bone of, or no hips) must not write a character standing in the floor.
+        const c = compiled.compiled;
+        const quality = measureRetargetQuality(clip, result, c);
+        const unplaced = unplacedLegs(c, source.skeleton);
+        if (quality.footPenetrationPercent > MAX_FOOT_PENETRATION_PERCENT && unplaced !== undefined) {
+          diagnostics.push({
+            code: "E_RETARGET_FEET_UNPLACED", severity: "error", file: options.map ?? `${sourceFile} → ${options.to}`, pointer: options.map === undefined ? "" : bonesPointer(resolve(ctx.io.cwd, options.map)),
+            message: `${unplaced}, so the feet cannot be placed: the written character's feet would go ${quality.footPenetrationPercent.toFixed(1)} % of its leg length under the ground; ` +
+              `map them (\`animgraph map\` proposes a map to edit); nothing was written`,
+          });
+          return fail();
+        }
         const io = createGltfIO();
         const read = await readGltfDocument(targetPath, io, options.to);
         appendAll(diagnostics, read.diagnostics);
@@ -151,9 +167,7 @@ export const retargetCommand: CliCommand = {
           ctx.printDiagnostics(diagnostics);
           return;
         }
-        const c = compiled.compiled;
         const mapped = c.sourceOf.filter((s) => s >= 0).length;
-        const quality = measureRetargetQuality(clip, result, c);
         const rootName = c.rootTarget >= 0 ? target.skeleton.names[c.rootTarget]! : null;
         if (options.json) {
           ctx.io.stdout(`${JSON.stringify({
@@ -173,6 +187,35 @@ export const retargetCommand: CliCommand = {
       });
   },
 };
+
+/** The most a foot may go under the ground (in % of the leg) in a retarget whose map leaves a leg unplaced (issue 18's bound). */
+const MAX_FOOT_PENETRATION_PERCENT = 1;
+
+/**
+ * Why the map places no foot of some leg, or undefined when it places both: no frame (hips, legs and feet
+ * not mapped, W_RETARGET_NO_FRAME), or a leg of which it drives no bone (the leg then hangs straight from
+ * the pelvis, and no IK bends it).
+ */
+function unplacedLegs(c: CompiledBoneMap, source: Skeleton): string | undefined {
+  if (!(c.targetHipHeight > 0)) {
+    return c.targetPelvis < 0 ? "the map does not drive the hips" : "the map does not drive hips, legs and feet the skeletons' axes and sizes can be found from (W_RETARGET_NO_FRAME)";
+  }
+  const roles = skeletonRoles(source);
+  const sides = ["left", "right"].filter((_, side) => c.legs[4 * side]! < 0);
+  if (sides.length === 0) return undefined;
+  const named = sides.map((side) => {
+    const key = side === "left" ? "L" : "R";
+    const names = ["upperLeg", "lowerLeg", "foot"].map((r) => roles.get(`${r}.${key}`)).filter((j) => j !== undefined).map((j) => `"${source.names[j]}"`);
+    return `the ${side} leg (${names.join(", ") || "none found"})`;
+  });
+  return `the map drives no bone of ${named.join(" nor of ")}`;
+}
+
+/** The JSON pointer of a bone-map file's bones: "/bones" in the rich form, else the document. */
+function bonesPointer(path: string): string {
+  const doc = readJsonFile(path, {}, path);
+  return doc.root?.kind === "object" && doc.root.members.get("bones")?.kind === "object" ? "/bones" : "";
+}
 
 /** Where the trajectory goes: onto the root scaled by k, or (no frame: W_RETARGET_NO_FRAME) the root's own motion beyond its rest × r. */
 function trajectory(c: CompiledBoneMap, rootName: string | null): string {
