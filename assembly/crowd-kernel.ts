@@ -14,7 +14,7 @@
 // Command records are 32 bytes: i32 op, a, b, c, d, e, then f64 x at byte 24.
 
 import { deadBlendFar, deadBlendSide, deadBlendVectors, extrapolate, resetDirections } from "./dead-blend";
-import { applyOffset, poseDifference } from "./inertial";
+import { applyOffset, applyPackedOffset, packOffset, poseDifference } from "./inertial";
 
 const OP_END: i32 = 0;
 const OP_SAMPLE: i32 = 1; // a = dst slot, b = clip header, c = rotation mode, x = time
@@ -38,6 +38,9 @@ const OP_RESET_DIRECTIONS: i32 = 14; // a = blend directions
 // and layered from there, so the layer pose is never written out and read back (same bits; fusing a
 // blend operand's SAMPLE with its BLEND the same way measured 5-7 % slower, so that pair stays apart).
 const OP_SAMPLE_LAYER: i32 = 15; // a = base/dst, b = clip header, c = mask, d = layer mode | sample rotation mode << 1 | layer rotation mode << 3 | (weight == 1) << 5, e = weight (f32 bits), x = time
+// The per-frame offset from a compact record (assembly/inertial.ts, packOffset).
+const OP_PACK_OFFSET: i32 = 16; // a = record, b = offset x, c = offset y
+const OP_PACKED_OFFSET: i32 = 17; // a = dst slot, b = pose slot, c = record, e = c1 (f32 bits), x = c0
 
 // Rotation modes (the graph's quatMode): 0 nlerp, 1 slerp (Eberly's polynomial, within 2e-7 of exact);
 // 2 slerp along the arc the caller chose (no shortest-arc flip; the dead blend's kept side).
@@ -641,6 +644,8 @@ export function run(commands: usize): i32 {
     else if (op == OP_OUTPUT) output(a, b, <usize>c, <usize>d);
     else if (op == OP_STRIP) strip(a, b);
     else if (op == OP_OFFSET) applyOffset(a, b, <usize>c, <usize>d, <f32>x, load<f32>(p, 20), groups);
+    else if (op == OP_PACKED_OFFSET) applyPackedOffset(a, b, <usize>c, <f32>x, load<f32>(p, 20), groups);
+    else if (op == OP_PACK_OFFSET) packOffset(a, b, <usize>c, groups);
     else if (op == OP_DIFFERENCE) poseDifference(a, b, <usize>c, x, <usize>d, groups, jointCount);
     else if (op == OP_ZERO) memory.fill(a, 0, b);
     else if (op == OP_EXTRAPOLATE) extrapolate(a, b, <usize>c, <f32>x, load<f32>(p, 20), load<f32>(p, 16), groups);

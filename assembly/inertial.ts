@@ -227,6 +227,83 @@ export function applyOffset(dst: usize, pose: usize, x: usize, y: usize, c0: f32
 }
 
 /**
+ * The per-frame offset, packed (OP_PACK_OFFSET, once per transition, after its offset velocity): the
+ * planes of x and y that applyOffset would read — per group, translation, scale and rotation planes
+ * whose flags say they move in x or y — copied into one compact record, each kind of a group as one
+ * 96-byte entry (x's three planes, then y's). Records lie contiguous across the crowd (one per
+ * character and inertializing machine), so a frame's OFFSETs stream one short run of memory per
+ * character instead of reading two 1.6 kB vectors at scattered places (docs/crowd-kernel.md).
+ * Record: i32 entry count (−1: too many to pack, read x and y themselves), x, y, capacity; then one i32
+ * per entry (group · 8 + kind bit), padded to 16 bytes; then the entries.
+ */
+export function packOffset(record: usize, x: usize, y: usize, groups: i32): void {
+  const cap = load<i32>(record, 12);
+  const vt = <usize>(groups * 48), vs = <usize>(groups * 96);
+  let e = record + packedHeaderBytes(cap);
+  let n = 0;
+  store<i32>(record, x, 4);
+  store<i32>(record, y, 8);
+  for (let gi = 0; gi < groups; gi++) {
+    const g = <usize>gi;
+    const moves = load<i32>(x + (g << 2)) | load<i32>(y + (g << 2));
+    if (moves == 0) continue;
+    const xo = rotationAt(x, g, groups), yo = rotationAt(y, g, groups);
+    for (let bit = 1; bit <= 4; bit <<= 1) {
+      if (!(moves & bit)) continue;
+      if (n == cap) {
+        store<i32>(record, -1);
+        return;
+      }
+      const k: usize = bit == MOVES_T ? vt : bit == MOVES_S ? vs : 0;
+      store<i32>(record + 16 + (<usize>n << 2), (gi << 3) | bit);
+      copyPlanes(e, xo + k);
+      copyPlanes(e + 48, yo + k);
+      e += 96;
+      n++;
+    }
+  }
+  store<i32>(record, n);
+}
+
+/** Bytes of a packed record's header for `cap` entries. */
+// @ts-ignore: decorator
+@inline export function packedHeaderBytes(cap: i32): usize {
+  return <usize>((16 + (cap << 2) + 15) & ~15);
+}
+
+/**
+ * applyOffset(dst, pose, x, y, c0, c1) from the packed record (packOffset): the same operations on
+ * the same planes, so the same bits. `dst` may be `pose`; when it is not, the pose is copied first and
+ * the entries applied in place.
+ */
+export function applyPackedOffset(dst: usize, pose: usize, record: usize, c0: f32, c1: f32, groups: i32): void {
+  const n = load<i32>(record);
+  if (n < 0) {
+    applyOffset(dst, pose, <usize>load<i32>(record, 4), <usize>load<i32>(record, 8), c0, c1, groups);
+    return;
+  }
+  if (dst != pose) memory.copy(dst, pose, <usize>(groups * 160));
+  const a = f32x4.splat(c0), b = f32x4.splat(c1);
+  const rb = <usize>(groups << 6);
+  const sb = rb + <usize>(groups * 48);
+  let e = record + packedHeaderBytes(load<i32>(record, 12));
+  for (let i = 0; i < n; i++, e += 96) {
+    const d = load<i32>(record + 16 + (<usize>i << 2));
+    const g = <usize>(d >> 3), bit = d & 7;
+    if (bit == MOVES_R) {
+      let rx = f32x4.mul(a, v128.load(e)), ry = f32x4.mul(a, v128.load(e, 16)), rz = f32x4.mul(a, v128.load(e, 32));
+      rx = f32x4.add(rx, f32x4.mul(b, v128.load(e, 48)));
+      ry = f32x4.add(ry, f32x4.mul(b, v128.load(e, 64)));
+      rz = f32x4.add(rz, f32x4.mul(b, v128.load(e, 80)));
+      turn(dst + (g << 6), dst + (g << 6), rx, ry, rz);
+    } else {
+      const at = dst + (bit == MOVES_T ? rb : sb) + g * 48;
+      addPlanes(at, at, e, e + 48, a, b, true);
+    }
+  }
+}
+
+/**
  * dst ← exp(r) · q for one group of four joints (q at `q`, rotation planes), r the rotation vectors:
  * exp by the Taylor series in h² = |r|²/4 up to |r| = π with as few terms as the largest angle needs
  * (`expTerms`), sin and cos per lane beyond. Not renormalised (pose-offset.ts is, in float64): both

@@ -142,7 +142,8 @@ for (const mode of ["inertialize", "deadBlend", "mixed"] as const) {
     assert.ok(w.inertialFrames > 300, `character-frames with an inertialization or dead blend running: ${w.inertialFrames}`);
     assert.ok(w.interrupted > 5, `inertializations / dead blends interrupted: ${w.interrupted}`);
     if (mode !== "deadBlend") {
-      assert.ok((w.counts.get(OP.offset) ?? 0) > 300, "the kernel added the offsets");
+      assert.ok((w.counts.get(OP.offset) ?? 0) + (w.counts.get(OP.packedOffset) ?? 0) > 300, "the kernel added the offsets");
+      assert.ok((w.counts.get(OP.packedOffset) ?? 0) > 300, "mid-transition, from their packed records");
       assert.ok((w.counts.get(OP.difference) ?? 0) > 0, "the kernel took the differences");
     }
     if (mode !== "inertialize") {

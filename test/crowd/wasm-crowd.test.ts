@@ -14,6 +14,7 @@ import { createCrowdWorkers } from "../../src/crowd/crowd-workers.ts";
 import { CROWD_KERNEL_WASM_BASE64 } from "../../src/crowd/wasm/kernel-binary.ts";
 import { crowdKernelSupported, loadCrowdKernel, loadCrowdKernelSync } from "../../src/crowd/wasm/kernel.ts";
 import { HEADER_SCALES_UNIT, SCALES_MOVE, SCALES_UNIT, TRANSLATIONS_MOVE, packClip, packedClipBytes, packedTimeline, seriesDegree } from "../../src/crowd/wasm/pack-clip.ts";
+import { vectorBytes } from "../../src/crowd/wasm/kernel-poses.ts";
 import { readSlot, slotBytes, writeSlot } from "../../src/crowd/wasm/slot-layout.ts";
 import { OP, createWasmCrowd, type WasmCrowd } from "../../src/crowd/wasm/wasm-crowd.ts";
 import { setParam, trigger } from "../../src/graph/commands.ts";
@@ -545,4 +546,52 @@ test("the recorder marks a BLEND of two samples of unit-scale clips (e = 1, so t
     assert.equal(blends, 3, `${a} + ${b}: one BLEND per character`);
     assert.ok(maxDiff(withKernel.poseBuffer, js.poseBuffer) <= 2e-6, `${a} + ${b}: kernel against JS`);
   }
+});
+
+test("PACKED_OFFSET from a PACK_OFFSET record writes the same bits as OFFSET from the two vectors (property: moving and still planes, large angles, too many entries to pack, in place or not)", () => {
+  const plane = fc.array(fc.float({ min: -4, max: 4, noNaN: true }), { minLength: 4, maxLength: 4 });
+  const kinds = fc.array(fc.tuple(fc.boolean(), plane, plane, plane), { minLength: 3, maxLength: 3 });
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 13 }), fc.array(fc.tuple(kinds, kinds), { minLength: 4, maxLength: 4 }),
+      fc.array(unitQuat, { minLength: 13, maxLength: 13 }), fc.integer({ min: 0, max: 12 }),
+      fc.float({ min: -1, max: 1, noNaN: true }), fc.float({ min: -1, max: 1, noNaN: true }), fc.boolean(),
+      (J, groupsXY, quats, capacity, c0, c1, inPlace) => {
+        const h = harness(J);
+        const G = Math.ceil(J / 4), w = h.w;
+        const bytes = vectorBytes(J), flags = (4 * G + 15) & ~15;
+        const x = h.clipAt, y = x + bytes, record = y + bytes, pose = h.slot(0), a = h.slot(1), b = h.slot(2);
+        // Vectors: per group and kind (translation, rotation, scale) moving planes or exact zeros, flags to match.
+        for (const [v, which] of [[x, 0], [y, 1]] as const) {
+          for (let g = 0; g < G; g++) {
+            let moves = 0;
+            groupsXY[g]![which].forEach(([on, p0, p1, p2], kind) => {
+              const at = v + flags + [48 * G, 0, 96 * G][kind]! + 48 * g;
+              [p0, p1, p2].forEach((p, c) => p.forEach((value, l) => (w.f32[(at >> 2) + 4 * c + l] = on && 4 * g + l < J ? value : 0)));
+              if (on && 4 * g < J) moves |= [1, 2, 4][kind]!;
+            });
+            w.i32[(v >> 2) + g] = moves;
+          }
+        }
+        const p = createPose(J);
+        for (let j = 0; j < J; j++) {
+          p.r.set(quats[j]!, 4 * j);
+          p.t.set([j, -j, 0.5 * j], 3 * j);
+          p.s.set([1, 1 + 0.1 * j, 1], 3 * j);
+        }
+        writeSlot(w.f32, pose >> 2, p);
+        writeSlot(w.f32, a >> 2, p);
+        writeSlot(w.f32, b >> 2, p);
+        w.i32[(record >> 2) + 3] = capacity;
+        const c1Bits = new Int32Array(new Float32Array([c1]).buffer)[0]!;
+        h.run([
+          [OP.offset, a, inPlace ? a : pose, x, y, c1Bits, c0],
+          [OP.packOffset, record, x, y],
+          [OP.packedOffset, b, inPlace ? b : pose, record, 0, c1Bits, c0],
+        ]);
+        const bits = new Uint32Array(w.memory.buffer);
+        for (let k = 0; k < slotBytes(J) / 4; k++) assert.equal(bits[(b >> 2) + k], bits[(a >> 2) + k], `word ${k} (${w.i32[record >> 2]} entries packed, capacity ${capacity})`);
+      },
+    ),
+  );
 });

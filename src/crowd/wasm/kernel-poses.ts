@@ -38,17 +38,43 @@ const RECIPE_COMMANDS = 8;
 const HISTORY_BYTES = 2 * 4 * 8 + 2 * 32 * RECIPE_COMMANDS; // 2 × ENTRY int32, then the recipes
 
 /**
- * Bytes of one machine's block: its history (the per-frame bookkeeping first, so that it is one short
- * run of memory), four slots (two of history, source, frozen), three vectors and the dead
- * blend's directions (a slot's rotation part).
+ * Entries of a packed offset record (assembly/inertial.ts, packOffset): one per group of four joints
+ * and kind (translation, rotation, scale) that moves in the offset or its velocity. Every group's
+ * rotations and a quarter of them more (the robot's walk ⇄ run moves 9 of 11 groups' rotations and 2
+ * groups' translations); an offset moving more is read from the vectors themselves.
+ */
+export function packedCapacity(jointCount: number): number {
+  const groups = Math.ceil(jointCount / 4);
+  return groups + Math.ceil(groups / 4);
+}
+
+/** Bytes of a packed offset record: count, x, y, capacity, an int32 per entry (16-byte padded), 96 bytes per entry. */
+export function packedBytes(jointCount: number): number {
+  const cap = packedCapacity(jointCount);
+  return ((16 + 4 * cap + 15) & ~15) + 96 * cap;
+}
+
+/**
+ * Bytes of one kept machine's per-frame record: its history (the two entries, then their recipes) and
+ * its packed offset. Records lie one after another across the crowd (character i's at recordsAt +
+ * i·keptCount·recordBytes), apart from the blocks, so that what a frame reads and writes per character
+ * streams as one short run of memory, next to the previous character's.
+ */
+export function recordBytes(jointCount: number): number {
+  return HISTORY_BYTES + packedBytes(jointCount);
+}
+
+/**
+ * Bytes of one machine's block: four slots (two of history, source, frozen), three vectors and the
+ * dead blend's directions (a slot's rotation part). Touched when a transition starts, not every frame.
  */
 export function blockBytes(jointCount: number): number {
-  return HISTORY_BYTES + 4 * slotBytes(jointCount) + 3 * vectorBytes(jointCount) + 64 * Math.ceil(jointCount / 4);
+  return 4 * slotBytes(jointCount) + 3 * vectorBytes(jointCount) + 64 * Math.ceil(jointCount / 4);
 }
 
 /** Byte offset of the frozen pose in a block (the fourth slot). */
 export function frozenOffset(jointCount: number): number {
-  return HISTORY_BYTES + 3 * slotBytes(jointCount);
+  return 3 * slotBytes(jointCount);
 }
 
 /**
@@ -61,10 +87,10 @@ export function frozenOffset(jointCount: number): number {
  * from 3.25 to 3.02 ms CPU (1.47× → 1.35× the crossfade's in the same process; docs/transitions.md, "Cost").
  */
 export function warmBlocks(w: WasmCrowd, instances: readonly GraphInstance[], from: number, to: number): void {
-  const i32 = w.i32, kept = w.keptCount, bytes = w.blockBytes;
+  const i32 = w.i32, kept = w.keptCount, bytes = w.recordBytes;
   let s = 0;
   for (let k = from * kept, end = to * kept; k < end; k++) {
-    const at = (w.blocksAt + k * bytes) >> 2;
+    const at = (w.recordsAt + k * bytes) >> 2;
     s += i32[at]! + i32[at + 16]! + i32[at + 16 + 8 * RECIPE_COMMANDS]!;
   }
   for (let i = from; i < to; i++) {
@@ -120,6 +146,8 @@ interface KernelBlock {
   readonly offsetAt: number;
   readonly offsetVelocityAt: number;
   readonly directionsAt: number;
+  /** The packed offset record (packOffset) that a running inertialization's per-frame OFFSET reads. */
+  readonly packedAt: number;
 }
 
 /** A kernel crowd character's keeper (GraphInstance.keeper): its blocks and the crowd's recorder. */
@@ -183,22 +211,26 @@ export class KernelPoses implements PoseKeeper {
 
 /**
  * The keeper of character `index`: blocks laid out from `w.blocksAt`, one per kept machine, in machine
- * id order (kept machine k of character i at blocksAt + (i·K + k)·blockBytes).
+ * id order (kept machine k of character i at blocksAt + (i·K + k)·blockBytes), and its per-frame
+ * records likewise from `w.recordsAt`.
  */
 export function createKernelPoses(w: WasmCrowd, graph: CompiledGraph, index: number): KernelPoses {
   const J = graph.skeleton.jointCount;
-  const slot = slotBytes(J), vector = vectorBytes(J), bytes = blockBytes(J);
+  const slot = slotBytes(J), vector = vectorBytes(J), bytes = blockBytes(J), record = recordBytes(J);
   const kept = keptMachines(graph);
   const K = kept.filter(Boolean).length;
   let k = 0;
   const blocks = kept.map((isKept, id): KernelBlock | null => {
     if (!isKept) return null;
     const plain = graph.machines[id]!.states.every((st, s) => st.motion.kind !== "machine" && w.sourceHeader[id]![s]!.every((h) => h >= 0));
-    const start = w.blocksAt + (index * K + k++) * bytes;
+    const at = w.blocksAt + (index * K + k) * bytes;
+    const start = w.recordsAt + (index * K + k) * record;
+    k++;
     const recipes = start + 4 * 2 * ENTRY;
-    const at = start + HISTORY_BYTES;
     const vectors = at + 4 * slot;
     const entries = start >> 2;
+    const packedAt = start + HISTORY_BYTES;
+    w.i32[(packedAt >> 2) + 3] = packedCapacity(J);
     for (let e = 0; e < 2; e++) {
       w.i32[entries + e * ENTRY + OWN] = at + e * slot;
       w.i32[entries + e * ENTRY + AT] = at + e * slot;
@@ -208,6 +240,7 @@ export function createKernelPoses(w: WasmCrowd, graph: CompiledGraph, index: num
       entries, newest: 0, building: -1, captured: false, plain,
       sourceAt: at + 2 * slot, frozenAt: at + 3 * slot,
       velocityAt: vectors, offsetAt: vectors + vector, offsetVelocityAt: vectors + 2 * vector, directionsAt: vectors + 3 * vector,
+      packedAt,
     };
   });
   return new KernelPoses(w, blocks);
@@ -313,7 +346,7 @@ function remember(w: WasmCrowd, b: KernelBlock, e: number, out: number, start: n
         n = -1;
         break;
       }
-      if (op === OP.offset) usesOffset = 1;
+      if (op === OP.offset || op === OP.packedOffset) usesOffset = 1;
       const r = recipe + 8 * n++;
       for (let q = 0; q < 8; q++) i32[r + q] = i32[o + q]!;
     }
@@ -338,6 +371,10 @@ function remember(w: WasmCrowd, b: KernelBlock, e: number, out: number, start: n
     else if (op === OP.offset) {
       slots = 2;
       ok = i32[o + 3] === b.offsetAt && (i32[o + 4] === 0 || i32[o + 4] === b.offsetVelocityAt);
+      usesOffset = 1;
+    } else if (op === OP.packedOffset) {
+      slots = 2;
+      ok = i32[o + 3] === b.packedAt;
       usesOffset = 1;
     } else if (op === OP.copy) ok = i32[o + 2] === w.restSlot;
     else ok = op === OP.sample || op === OP.strip;
@@ -382,7 +419,7 @@ function replay(w: WasmCrowd, b: KernelBlock, e: number, dst: number): void {
     const o = (w.commandsAt >> 2) + 8 * w.count++;
     for (let q = 0; q < 8; q++) i32[o + q] = i32[recipe + 8 * k + q]!;
     const op = i32[o]!;
-    const slots = op === OP.blend ? 3 : op === OP.offset ? 2 : 1;
+    const slots = op === OP.blend ? 3 : op === OP.offset || op === OP.packedOffset ? 2 : 1;
     for (let f = 1; f <= slots; f++) {
       const a = i32[o + f]!;
       i32[o + f] = a === out ? dst : a + shift;
@@ -517,6 +554,8 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
     emitOffset(w, ext, b.sourceAt, b.velocityAt, 0, times);
     w.f64[emit(w, OP.difference, b.offsetVelocityAt, ext, out, b.offsetAt, 0)] = 1 / (e.elapsed - times[ORIGIN]!);
     release(w);
+    // From here to the transition's end every frame reads the offset from its packed record.
+    emit(w, OP.packOffset, b.packedAt, b.offsetAt, b.offsetVelocityAt, 0, 0);
     ine.phase = 2;
   }
   excludedTo = w.count;
@@ -526,5 +565,9 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
   inertialDecayAt(times, SCRATCH);
   // Until the offset velocity is known (phase 2) it is 0 and left out: an output's recipe then does not
   // read the vector that phase 2 writes.
-  emitOffset(w, out, out, b.offsetAt, ine.phase === 2 ? b.offsetVelocityAt : 0, times);
+  if (ine.phase === 2) {
+    const f = emit(w, OP.packedOffset, out, out, b.packedAt, 0, 0);
+    w.f64[f] = times[SCRATCH]!;
+    w.f32[2 * f - 1] = times[SCRATCH + 1]!;
+  } else emitOffset(w, out, out, b.offsetAt, 0, times);
 }

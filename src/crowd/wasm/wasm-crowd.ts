@@ -10,7 +10,7 @@ import { createPose, type Pose } from "../../pose/pose.ts";
 import { poseView } from "../crowd-layout.ts";
 import type { CrowdKernel, KernelExports } from "./kernel.ts";
 import { packClip, packedClipBytes, packedTimeline } from "./pack-clip.ts";
-import { blockBytes, frozenOffset, keptMachines } from "./kernel-poses.ts";
+import { blockBytes, frozenOffset, keptMachines, recordBytes } from "./kernel-poses.ts";
 import { slotBytes, writeSlot } from "./slot-layout.ts";
 import { createSteadyTemplate, type SteadyTemplate } from "./steady-template.ts";
 
@@ -21,7 +21,7 @@ export const STAGING_CAPACITY = 8;
 
 export const OP = {
   end: 0, sample: 1, blend: 2, copy: 3, layer: 4, load: 5, output: 6, skeleton: 7, strip: 8, difference: 9, offset: 10, zero: 11,
-  extrapolate: 12, deadBlend: 13, resetDirections: 14, sampleLayer: 15,
+  extrapolate: 12, deadBlend: 13, resetDirections: 14, sampleLayer: 15, packOffset: 16, packedOffset: 17,
 } as const;
 
 export interface WasmCrowd {
@@ -67,6 +67,12 @@ export interface WasmCrowd {
   /** Kept machines per character, and the bytes of each one's block. */
   readonly keptCount: number;
   readonly blockBytes: number;
+  /**
+   * Byte address of the kept machines' per-frame records (history, packed offset: kernel-poses.ts),
+   * contiguous across the crowd, character i's at recordsAt + i·keptCount·recordBytes.
+   */
+  readonly recordsAt: number;
+  readonly recordBytes: number;
   /** Byte addresses of the crowd buffers (poseAt 0: local poses are not kept). */
   readonly poseAt: number;
   readonly modelAt: number;
@@ -125,6 +131,7 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
   const commandsAt = at; at += 32 * COMMAND_CAPACITY;
   const keptCount = keptMachines(graph).filter(Boolean).length;
   const blocksAt = at; at += count * keptCount * blockBytes(J);
+  const recordsAt = at; at += count * keptCount * recordBytes(J);
   const poseAt = localPoses ? at : 0; if (localPoses) at += count * 40 * J;
   const modelAt = at; at += count * 64 * J;
   const memory = new WebAssembly.Memory({ initial: Math.ceil(at / 65536) + 1 });
@@ -175,7 +182,7 @@ export function createWasmCrowd(kernel: CrowdKernel, graph: CompiledGraph, count
     rotMode: graph.options.quatMode === "nlerp" ? 0 : 1,
     restSlot: restAt, rootAt, masks: Int32Array.from(maskAt), packed, strips, sourceHeader, sourceStrip,
     slotBase, slotStride: slot, slotCount, slotTop: 0, staging, stagingTop: 0, commandsAt, count: 0, batch: 0,
-    blocksAt, keptCount, blockBytes: blockBytes(J), poseAt, modelAt, steadyTemplate: createSteadyTemplate(),
+    blocksAt, keptCount, blockBytes: blockBytes(J), recordsAt, recordBytes: recordBytes(J), poseAt, modelAt, steadyTemplate: createSteadyTemplate(),
   };
   return {
     wasm,
