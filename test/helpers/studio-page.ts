@@ -83,3 +83,30 @@ export function studioPageForFile(
     get pageErrors() { return opened().pageErrors; },
   };
 }
+
+/**
+ * Waits until the base layer's machine is in `state` (and, with `graphOk`, the document plays). A loaded
+ * machine renders SwiftShader frames slowly and the simulation advances at most 0.1 s per frame, so the
+ * default wait is generous; on timeout the error says where the machine was and whether time moved.
+ */
+export async function waitForState(page: Page, state: string, options: { timeout?: number; graphOk?: boolean } = {}): Promise<void> {
+  const { timeout = 30_000, graphOk = false } = options;
+  try {
+    await page.waitForFunction(
+      ([s, ok]) => document.body.dataset["state"] === s && (!ok || document.body.dataset["graph"] === "ok"),
+      [state, graphOk] as const,
+      { timeout },
+    );
+  } catch (e) {
+    const seen = await page.evaluate(() => {
+      const studio = (window as unknown as { animgraphStudio: { simulationTime(): number; frames(): number } }).animgraphStudio;
+      return {
+        state: document.body.dataset["state"], graph: document.body.dataset["graph"],
+        simulationTime: studio.simulationTime(), frames: studio.frames(),
+        paused: document.querySelector<HTMLInputElement>("#toggle-pause")?.checked,
+        params: Array.from(document.querySelectorAll<HTMLInputElement>("input[data-param]")).map((i) => `${i.dataset["param"]}=${i.type === "checkbox" ? i.checked : i.value}`).join(" "),
+      };
+    });
+    throw new Error(`state ${state}${graphOk ? " (graph ok)" : ""} not reached in ${timeout} ms; page shows ${JSON.stringify(seen)}`, { cause: e });
+  }
+}

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { build, preview, type PreviewServer } from "vite";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { repoPath } from "../helpers/assets.ts";
+import { waitForState } from "../helpers/studio-page.ts";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM}`;
@@ -220,13 +221,13 @@ test("the seed machine, built from an empty graph with the mouse and the keyboar
   assert.equal(redos, undos);
   assert.equal(await storeText(), savedText);
   // What was built plays: the speed slider walks it from idle to walk.
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "idle", undefined, { timeout: 20_000 });
+  await waitForState(page, "idle", { graphOk: true });
   await page.evaluate(() => {
     const input = document.querySelector<HTMLInputElement>('input[data-param="speed"]')!;
     input.value = "1";
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
-  await page.waitForFunction(() => document.body.dataset["state"] === "walk", undefined, { timeout: 20_000 });
+  await waitForState(page, "walk");
   assert.deepEqual(pageErrors, []);
 });
 
@@ -295,7 +296,7 @@ test("Fox: a graph of two states from its clips, connected on a bool parameter, 
   await page.waitForFunction(() => /Fox/.test(document.querySelector("#status")?.textContent ?? ""), undefined, { timeout: 60_000 });
   await page.selectOption("#new-graph", "clips");
   await state("Survey").waitFor();
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
+  await waitForState(page, "Survey", { graphOk: true });
   // Keep two states: Survey and Walk.
   await state("Run").click();
   await page.keyboard.press("Delete");
@@ -309,17 +310,17 @@ test("Fox: a graph of two states from its clips, connected on a bool parameter, 
   await editTransition({ duration: 0.25 });
   await inspector("t-blend").selectOption("inertialize");
   assert.match(await storeText(), /"conditions": \[\n\s+\{\n\s+"param": "go"\n\s+\}\n\s+\],\n\s+"duration": 0.25,\n\s+"blend": "inertialize"\n/);
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
+  await waitForState(page, "Survey", { graphOk: true });
   // And back when go is false (the condition's value: "is false").
   await connectByKeyboard("Walk", "Survey");
   await inspector("c-add").click();
   await inspector("c-value-0").selectOption("false");
   await editTransition({ duration: 0.25 });
-  await page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
+  await waitForState(page, "Survey", { graphOk: true });
   await page.locator('input[data-param="go"]').check();
-  await page.waitForFunction(() => document.body.dataset["state"] === "Walk", undefined, { timeout: 30_000 });
+  await waitForState(page, "Walk");
   await page.locator('input[data-param="go"]').uncheck();
-  await page.waitForFunction(() => document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
+  await waitForState(page, "Survey");
   assert.match(await page.locator("#status").textContent() ?? "", /Fox/);
   assert.deepEqual(pageErrors, []);
   writeFileSync(join(work, "fox.json"), await storeText());

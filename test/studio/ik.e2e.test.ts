@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Locator } from "playwright-core";
 import { repoPath } from "../helpers/assets.ts";
-import { studioPageForFile } from "../helpers/studio-page.ts";
+import { studioPageForFile, waitForState } from "../helpers/studio-page.ts";
 
 const studio = studioPageForFile("ik", { width: 1440, height: 1000 }, () => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] !== undefined);
 const skip = studio.skip;
@@ -134,7 +134,7 @@ test("Fox: a foot-placement layer added from the panel, its ground height bound 
   await studio.page.setInputFiles("#open-glb", repoPath("examples/fox/Fox.glb"));
   await studio.page.waitForFunction(() => /Fox/.test(document.querySelector("#status")?.textContent ?? ""), undefined, { timeout: 60_000 });
   await studio.page.selectOption("#new-graph", "clips");
-  await studio.page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
+  await waitForState(studio.page, "Survey", { graphOk: true });
   await ik("ik-new-solver").selectOption("footPlacement");
   await ik("ik-add").click();
   await studio.page.locator('#ik [data-ik-layer="0"]').waitFor();

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Locator } from "playwright-core";
 import { repoPath } from "../helpers/assets.ts";
-import { studioPageForFile } from "../helpers/studio-page.ts";
+import { studioPageForFile, waitForState } from "../helpers/studio-page.ts";
 
 const studio = studioPageForFile("joint-pick", { width: 1440, height: 1000 }, () => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] !== undefined);
 const skip = studio.skip;
@@ -171,7 +171,7 @@ test("Fox: a click on the head selects it or a joint next to it; a two-bone laye
   await studio.page.setInputFiles("#open-glb", repoPath("examples/fox/Fox.glb"));
   await studio.page.waitForFunction(() => /Fox/.test(document.querySelector("#status")?.textContent ?? ""), undefined, { timeout: 60_000 });
   await studio.page.selectOption("#new-graph", "clips");
-  await studio.page.waitForFunction(() => document.body.dataset["graph"] === "ok" && document.body.dataset["state"] === "Survey", undefined, { timeout: 30_000 });
+  await waitForState(studio.page, "Survey", { graphOk: true });
   await pause();
   const sk = await skeleton();
   const head = sk.names.find((n) => /head/i.test(n))!;
