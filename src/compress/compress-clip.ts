@@ -1,4 +1,4 @@
-import type { Clip, TrackPath } from "../clip/clip.ts";
+import type { Clip, FloatTrack, TrackPath } from "../clip/clip.ts";
 import { createClipCursor } from "../clip/clip-cursor.ts";
 import { sampleClipUnchecked } from "../clip/sample-clip.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
@@ -223,7 +223,7 @@ export function compressClip(clip: Clip, options: CompressOptions = {}): Compres
   if (clip.floatTracks.length > 0) {
     diagnostics.push({
       code: "W_COMPRESS_FLOAT_TRACKS", severity: "warning", file, pointer: "",
-      message: `${clip.floatTracks.length} morph-weight track(s) are not part of the compressed clip`,
+      message: `${describeFloatTracks(clip.floatTracks)} ${clip.floatTracks.length === 1 ? "is" : "are"} not part of the compressed clip (an .agc holds joint transforms only)`,
     });
   }
 
@@ -881,4 +881,20 @@ function warnOffGrid(clip: Clip, rate: number, start: number, diagnostics: Diagn
       message: `${offGrid} track(s) have keys off the ${rate.toFixed(3)} Hz grid and ${cubic} are CUBICSPLINE; the error is measured at grid frames only`,
     });
   }
+}
+
+/**
+ * A clip's float tracks named by what the file has: a .vrma's VRM expressions (`expression:<name>`) and
+ * look-at, a glTF's morph weights. "2 morph-weight track(s)" told a .vrma's user nothing about their smile.
+ */
+export function describeFloatTracks(tracks: readonly FloatTrack[]): string {
+  const expressions = tracks.filter((t) => t.target.startsWith("expression:")).map((t) => `"${t.target.slice("expression:".length)}"`);
+  const lookAt = tracks.filter((t) => t.target === "lookAt").length;
+  const morph = tracks.length - expressions.length - lookAt;
+  const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const parts: string[] = [];
+  if (expressions.length > 0) parts.push(`${plural(expressions.length, "VRM expression track")} (${expressions.slice(0, 6).join(", ")}${expressions.length > 6 ? ", …" : ""})`);
+  if (lookAt > 0) parts.push(lookAt === 1 ? "the VRM look-at track" : plural(lookAt, "VRM look-at track"));
+  if (morph > 0) parts.push(plural(morph, "morph-weight track"));
+  return parts.join(" and ");
 }

@@ -110,3 +110,14 @@ test("a glTF input (Fox.glb, 3 clips) compresses every clip into one container",
   const agc = readAgc(readFileSync(join(dir, "fox.agc")), "fox.agc");
   assert.deepEqual(agc.clips.map((c) => c.name), ["Survey", "Walk", "Run"]);
 });
+
+// Review of issue 18: compressing a .vrma warned "2 morph-weight track(s) are not part of the compressed
+// clip"; the file has a VRM expression ("happy") and the look-at, no morph weights.
+test("compress a .vrma: the warning names the VRM expression and look-at tracks it leaves out, by what the file has", { skip: !HAVE_SHARED_ASSETS && "no shared assets" }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "animgraph-compress-vrma-"));
+  const r = await run(["compress", sharedAsset("vrma/test.vrma"), "--tolerance", "0.1mm", "--out", "t.agc"], dir);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /test\.vrma: warning: 1 VRM expression track \("happy"\) and the VRM look-at track are not part of the compressed clip \(an \.agc holds joint transforms only\) \[W_COMPRESS_FLOAT_TRACKS\]/);
+  assert.doesNotMatch(r.stderr, /morph/);
+  assert.ok(existsSync(join(dir, "t.agc")));
+});
