@@ -95,16 +95,10 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
     const far = f32x4.ge(sin, f32x4.mul(dw, f32x4.splat(0.1)));
     if (v128.any_true(far)) {
       // Past 11° (an offset between two poses, rarely a velocity): atan2 in float64 on those lanes
-      // (float32's atan2 would put its 1e-7 on the whole angle of a large offset).
-      v128.store(scratch, k);
-      v128.store(quad, sin);
-      v128.store(quad, dw, 16);
-      for (let l = 0; l < 4; l++) {
-        const q = <usize>(l << 2);
-        const sl = <f64>load<f32>(quad + q), cl = <f64>load<f32>(quad + q, 16);
-        if (sl >= cl * 0.1) store<f32>(scratch + q, <f32>((2 * Math.atan2(sl, cl)) / sl));
-      }
-      k = v128.load(scratch);
+      // (float32's atan2 would put its 1e-7 on the whole angle of a large offset), two lanes per f64x2.
+      const k01 = halfAngleRatio(f64x2.promote_low_f32x4(sin), f64x2.promote_low_f32x4(dw));
+      const k23 = halfAngleRatio(f64x2.promote_low_f32x4(f32x4.shuffle(sin, sin, 2, 3, 0, 1)), f64x2.promote_low_f32x4(f32x4.shuffle(dw, dw, 2, 3, 0, 1)));
+      k = v128.bitselect(f32x4.shuffle(f32x4.demote_f64x2_zero(k01), f32x4.demote_f64x2_zero(k23), 0, 1, 4, 5), k, far);
     }
     let rx: v128, ry: v128, rz: v128;
     if (from == 0) {
@@ -130,6 +124,39 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
     v128.store(o, v128.and(rz, live), 32);
     store<i32>(out + (g << 2), (nonZero(o + vt) ? MOVES_T : 0) | (nonZero(o) ? MOVES_R : 0) | (nonZero(o + vs) ? MOVES_S : 0));
   }
+}
+
+/**
+ * 2·atan2(s, c)/s on two float64 lanes, for s ≥ 0 and c ≥ 0 (a half angle's sine and cosine, the
+ * cosine made non-negative): the ratio over the smaller, then atan t = π/4 + atan((t − 1)/(t + 1))
+ * above tan(π/8), which leaves |t| ≤ 0.4143 for twelve terms of atan's series (truncation below 2e-10
+ * of the angle, far under float32's 6e-8, so the float32 result is Math.atan2's but at the rounding
+ * boundary). Replaced a Math.atan2 call per lane: 0.8 → 0.5 µs per large-angle DIFFERENCE in cache.
+ */
+// @ts-ignore: decorator
+@inline function halfAngleRatio(s: v128, c: v128): v128 {
+  const one = f64x2.splat(1);
+  const swap = f64x2.gt(s, c);
+  const num = v128.bitselect(c, s, swap), den = v128.bitselect(s, c, swap);
+  let t = f64x2.div(num, f64x2.max(den, f64x2.splat(1e-300)));
+  const high = f64x2.gt(t, f64x2.splat(0.41421356237309503));
+  t = v128.bitselect(f64x2.div(f64x2.sub(t, one), f64x2.add(t, one)), t, high);
+  const t2 = f64x2.mul(t, t);
+  let p = f64x2.splat(1.0 / 23);
+  p = f64x2.sub(f64x2.splat(1.0 / 21), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 19), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 17), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 15), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 13), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 11), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 9), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 7), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 5), f64x2.mul(t2, p));
+  p = f64x2.sub(f64x2.splat(1.0 / 3), f64x2.mul(t2, p));
+  p = f64x2.sub(one, f64x2.mul(t2, p));
+  let r = f64x2.add(f64x2.mul(t, p), v128.and(f64x2.splat(Math.PI / 4), high));
+  r = v128.bitselect(f64x2.sub(f64x2.splat(Math.PI / 2), r), r, swap);
+  return f64x2.div(f64x2.add(r, r), s);
 }
 
 /** atan2(y, x) on four lanes for y ≥ 0 (so in [0, π]); within 1e-7 of Math.atan2. */
@@ -182,9 +209,8 @@ export function poseDifference(out: usize, a: usize, b: usize, inv: f64, from: u
   v128.store(dst, v128.load(src, 32), 32);
 }
 
-// Four float32 lanes for the rare large-angle exp and difference; two f32x4 of a difference's sines and cosines.
+// Four float32 lanes for the rare large-angle exp.
 const scratch = memory.data(16, 16);
-const quad = memory.data(32, 16);
 const lanes = memory.data(32, 16);
 
 /**

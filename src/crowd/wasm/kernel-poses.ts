@@ -140,6 +140,8 @@ interface KernelBlock {
    * then replayable but for a frozen pose's COPY, and use at most two scratch slots.
    */
   readonly plain: boolean;
+  /** Some transition of the machine dead-blends (only a dead blend reads the blend directions). */
+  readonly deadBlends: boolean;
   readonly sourceAt: number;
   readonly frozenAt: number;
   readonly velocityAt: number;
@@ -238,6 +240,7 @@ export function createKernelPoses(w: WasmCrowd, graph: CompiledGraph, index: num
     }
     return {
       entries, newest: 0, building: -1, captured: false, plain,
+      deadBlends: graph.machines[id]!.transitions.some((t) => t.blend === BLEND.deadBlend),
       sourceAt: at + 2 * slot, frozenAt: at + 3 * slot,
       velocityAt: vectors, offsetAt: vectors + vector, offsetVelocityAt: vectors + 2 * vector, directionsAt: vectors + 3 * vector,
       packedAt,
@@ -476,7 +479,9 @@ function recordCapture(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, b
   const vbytes = vectorBytes(w.jointCount);
   const h = w.i32, entries = b.entries;
   ine.phase = 0;
-  emit(w, OP.resetDirections, b.directionsAt, 0, 0, 0, 0);
+  // Only a dead blend reads the directions, and every capture resets them first: a machine with no dead
+  // blend leaves its block's directions alone (704 bytes of cold memory on the robot, per transition).
+  if (b.deadBlends) emit(w, OP.resetDirections, b.directionsAt, 0, 0, 0, 0);
   if (ine.history === 0 || times[NOW]! - times[LAST]! > STALE_HISTORY) {
     // The fold below overwrites the source: an output kept there moves to its own slot first.
     for (let e = entries; e < entries + 2 * ENTRY; e += ENTRY) {
@@ -546,7 +551,8 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
     w.f64[emit(w, OP.difference, b.offsetAt, ext, out, 0, 0)] = 1;
     release(w);
     times[ORIGIN] = e.elapsed;
-    emit(w, OP.zero, b.offsetVelocityAt, vectorBytes(w.jointCount), 0, 0, 0);
+    // The offset velocity is 0 until phase 2 (step.ts zeroes it); here nothing reads the vector before
+    // phase 1's DIFFERENCE writes all of it, and every OFFSET before then leaves it out.
     ine.phase = 1;
   } else if (ine.phase === 1 && e.elapsed > times[ORIGIN]!) {
     // v₀ = ((source extrapolated to now) ⊖ target − x₀) / Δt (step.ts, offsetVelocityAt).
