@@ -28,9 +28,12 @@ export interface LayerSnapshot {
   readonly state: string;
   /**
    * Running transitions, oldest first: their states, linear progress s in 0..1, curve weight w = curve(s)
-   * (1 for an inertialization, which shows the target alone plus a decaying offset) and blend mode.
+   * (1 for an inertialization, which shows the target alone plus a decaying offset) and blend mode. `from`
+   * is the transition's own source (an any-state transition's: the state it left); when it fired from the
+   * source state of a running fade (A → C during A → B), `interrupted` names that fade ("A→B"), as
+   * `run --explain` does, instead of the live pair B → C.
    */
-  readonly transitions: readonly { readonly from: string; readonly to: string; readonly progress: number; readonly weight: number; readonly blend: TransitionBlend }[];
+  readonly transitions: readonly { readonly from: string; readonly to: string; readonly progress: number; readonly weight: number; readonly blend: TransitionBlend; readonly interrupted?: string }[];
   /** Influence of each contributing state (and "(frozen)" for a captured pose); sums to 1. */
   readonly weights: Readonly<Record<string, number>>;
   /** Nested machines' current states, "Outer/Inner" paths. */
@@ -47,8 +50,10 @@ export interface EventSnapshot {
   readonly machine: string;
   /** The state the event is about (for transition events, the target). */
   readonly state: string;
-  /** Transition events: the state left. */
+  /** Transition events: the transition's source state (an any-state transition's: the state left). */
   readonly from?: string;
+  /** transitionStarted from the source state of a running fade (A → C during A → B): that fade, "A→B". */
+  readonly interrupted?: string;
   /** notify: the event name. */
   readonly name?: string;
   /** Seconds into the step. */
@@ -80,7 +85,7 @@ export function describeStep(graph: CompiledGraph, instance: GraphInstance, resu
       weight: result.layers[li]!.weight,
       state: names[mi.current]!,
       transitions: mi.stack.slice(0, mi.depth).map((e) => ({
-        from: names[e.from]!, to: names[e.to]!, progress: e.progress, weight: e.weight,
+        ...ownStates(names, mi.machine.transitions[e.transition]?.from ?? -1, e.from), to: names[e.to]!, progress: e.progress, weight: e.weight,
         blend: e.transition >= 0 ? mi.machine.transitions[e.transition]!.blendName : "crossfade",
       })),
       weights,
@@ -91,10 +96,22 @@ export function describeStep(graph: CompiledGraph, instance: GraphInstance, resu
     const machine = graph.machines[e.machine]!;
     const base = { type: e.type, layer: graph.layers[e.layer]!.name, machine: machine.path, state: machine.states[e.state]?.name ?? "", time: e.time };
     if (e.type === "notify") return { ...base, name: e.name };
-    if (e.type.startsWith("transition")) return { ...base, from: machine.states[e.from]?.name ?? "" };
+    if (e.type.startsWith("transition") && e.from >= 0) {
+      const { from, interrupted } = ownStates(machine.states.map((st) => st.name), machine.transitions[e.transition]?.from ?? -1, e.from);
+      return { ...base, from, ...(interrupted && e.type === "transitionStarted" ? { interrupted } : {}) };
+    }
+    if (e.type.startsWith("transition")) return { ...base, from: "" };
     return base;
   });
   return { layers, events, rootDelta: [...result.rootDelta], substeps: result.substeps };
+}
+
+/**
+ * A transition labelled by its own source `own` rather than the state `left` the machine was in: they
+ * differ when it fired from the source state of the fade into `left`, which it interrupted.
+ */
+function ownStates(names: readonly string[], own: number, left: number): { from: string; interrupted?: string } {
+  return own >= 0 && own !== left ? { from: names[own]!, interrupted: `${names[own]}→${names[left]}` } : { from: names[left]! };
 }
 
 function fixed(v: number, digits: number): string {
@@ -115,14 +132,14 @@ export function formatStepLine(t: number, snap: StepSnapshot): string {
   expectArrayOfShape(fn, "snap.events", snap.events, "EventSnapshot", EVENT_SHAPE);
   expectNumberArray(fn, "snap.rootDelta", snap.rootDelta, 4);
   const layers = snap.layers.map((l) => {
-    const fades = l.transitions.map((x) => ` [${x.from}→${x.to} s=${fixed(x.progress, 2)} w=${fixed(x.weight, 2)}${x.blend === "crossfade" ? "" : ` ${x.blend}`}]`).join("");
+    const fades = l.transitions.map((x) => ` [${x.from}→${x.to} s=${fixed(x.progress, 2)} w=${fixed(x.weight, 2)}${x.blend === "crossfade" ? "" : ` ${x.blend}`}${x.interrupted ? `, interrupting ${x.interrupted}` : ""}]`).join("");
     const weight = l.weight === 1 ? "" : `(${fixed(l.weight, 2)})`;
     const nested = l.nested.length ? ` {${l.nested.join(", ")}}` : "";
     return `${l.name}${weight}: ${l.state}${nested}${fades}`;
   }).join("  ");
   const events = snap.events.map((e) => {
     if (e.type === "notify") return `notify ${e.name} (${e.machine}/${e.state})`;
-    if (e.from !== undefined) return `${e.type} ${e.machine} ${e.from}→${e.state}`;
+    if (e.from !== undefined) return `${e.type} ${e.machine} ${e.from}→${e.state}${e.interrupted ? ` (interrupting ${e.interrupted})` : ""}`;
     return `${e.type} ${e.machine}/${e.state}`;
   });
   const r = snap.rootDelta;

@@ -87,6 +87,11 @@ test("run --explain on a graph that interrupts from the source state: the fade a
   assert.match(text.stdout, /~ Idle→Wave \(crossfade, interrupting Idle→Walk\) jump/);
   assert.match(text.stdout, /base: in Wave, fading Idle → Wave \d+ % \(interruption none; it interrupted Idle → Walk \(\/layers\/0\/machine\/transitions\/0\)\)/);
   assert.doesNotMatch(text.stdout, /fading Walk → Wave|~ Walk→Wave/);
+  // The step lines (describeStep / formatStepLine) say the same: the fade and the started event read
+  // Idle→Wave, interrupting Idle→Walk, never the live pair Walk→Wave.
+  assert.match(text.stdout, /base: Wave \[Idle→Walk s=[\d.]+ w=[\d.]+\] \[Idle→Wave s=[\d.]+ w=[\d.]+, interrupting Idle→Walk\]/);
+  assert.match(text.stdout, /transitionInterrupted base Idle→Walk; transitionStarted base Idle→Wave \(interrupting Idle→Walk\)/);
+  assert.doesNotMatch(text.stdout, /Walk→Wave/);
   const json = await cli([...args, "--json"]);
   assert.equal(json.code, 0, json.stderr);
   const doc = JSON.parse(json.stdout) as { transitions: (Continuity & { interrupted?: string })[] };
