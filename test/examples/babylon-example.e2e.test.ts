@@ -37,6 +37,14 @@ const probe = (): Promise<{ rotations: number[] }> =>
     return { rotations };
   });
 
+/** Waits until Babylon has drawn `n` more frames (wall-clock waits see few frames on a loaded machine). */
+async function framesDrawn(n: number): Promise<void> {
+  type Scene = { getFrameId(): number };
+  const frameId = (): Promise<number> => page.evaluate(() => (window as unknown as { babylonExample: { scene: Scene } }).babylonExample.scene.getFrameId());
+  const start = await frameId();
+  await page.waitForFunction((k) => (window as unknown as { babylonExample: { scene: Scene } }).babylonExample.scene.getFrameId() >= k, start + n, { timeout: 30_000 });
+}
+
 test("the Babylon example renders the robot and follows the graph: Idle → Walk → Run, Jump", { skip, timeout: 120_000 }, async () => {
   assert.deepEqual(buildWarnings, [], "Vite externalizes no Node module for the page");
   assert.deepEqual(consoleErrors, []);
@@ -60,7 +68,7 @@ test("the Babylon example renders the robot and follows the graph: Idle → Walk
 
   // Idle animates the joints in place.
   const a = await probe();
-  await page.waitForTimeout(400);
+  await framesDrawn(10);
   const b = await probe();
   const turned = a.rotations.reduce((m, v, i) => Math.max(m, Math.abs(v - b.rotations[i]!)), 0);
   assert.ok(turned > 1e-3, `the joints move while idle (max quaternion change ${turned})`);
@@ -71,17 +79,17 @@ test("the Babylon example renders the robot and follows the graph: Idle → Walk
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }, v);
   await setSpeed(2);
-  await page.waitForFunction(() => document.body.dataset["state"] === "Walk", undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.body.dataset["state"] === "Walk", undefined, { timeout: 30_000 });
   await setSpeed(5.5);
-  await page.waitForFunction(() => document.body.dataset["state"] === "Run", undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.body.dataset["state"] === "Run", undefined, { timeout: 30_000 });
   // Running moves the joints far more than idling (RobotExpressive's clips run in place, so root
   // motion barely moves it; applyRootMotionToTransformNode is checked in test/babylon).
   const r1 = await probe();
-  await page.waitForTimeout(300);
+  await framesDrawn(10);
   const r2 = await probe();
   const running = r1.rotations.reduce((m, v, i) => Math.max(m, Math.abs(v - r2.rotations[i]!)), 0);
   assert.ok(running > 0.05, `the joints swing while running (max quaternion change ${running})`);
   await page.click("#jump");
-  await page.waitForFunction(() => document.body.dataset["state"] === "Jump", undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.body.dataset["state"] === "Jump", undefined, { timeout: 30_000 });
   assert.deepEqual(consoleErrors, []);
 });

@@ -98,15 +98,26 @@ export async function waitForState(page: Page, state: string, options: { timeout
       { timeout },
     );
   } catch (e) {
-    const seen = await page.evaluate(() => {
-      const studio = (window as unknown as { animgraphStudio: { simulationTime(): number; frames(): number } }).animgraphStudio;
-      return {
-        state: document.body.dataset["state"], graph: document.body.dataset["graph"],
-        simulationTime: studio.simulationTime(), frames: studio.frames(),
-        paused: document.querySelector<HTMLInputElement>("#toggle-pause")?.checked,
-        params: Array.from(document.querySelectorAll<HTMLInputElement>("input[data-param]")).map((i) => `${i.dataset["param"]}=${i.type === "checkbox" ? i.checked : i.value}`).join(" "),
-      };
-    });
+    // Twice, a second apart: whether frames are drawn and whether the simulation steps.
+    const seen = [await pageState(page)];
+    await page.waitForTimeout(1000);
+    seen.push(await pageState(page));
     throw new Error(`state ${state}${graphOk ? " (graph ok)" : ""} not reached in ${timeout} ms; page shows ${JSON.stringify(seen)}`, { cause: e });
   }
+}
+
+/** What the studio shows about its run: machine state, mode, simulation time, frames drawn, parameters. */
+function pageState(page: Page): Promise<Record<string, unknown>> {
+  return page.evaluate(() => {
+    const studio = (window as unknown as { animgraphStudio: { simulationTime(): number; frames(): number } }).animgraphStudio;
+    return {
+      state: document.body.dataset["state"], graph: document.body.dataset["graph"], mode: document.body.dataset["mode"],
+      simulationTime: studio.simulationTime(), frames: studio.frames(),
+      paused: document.querySelector<HTMLInputElement>("#toggle-pause")?.checked,
+      params: Array.from(document.querySelectorAll<HTMLInputElement>("input[data-param]")).map((i) => `${i.dataset["param"]}=${i.type === "checkbox" ? i.checked : i.value}`).join(" "),
+      // (no helper function here: tsx names functions with a __name the page does not have)
+      timeline: document.querySelector("#timeline-label")?.textContent, status: document.querySelector("#status")?.textContent,
+      error: document.querySelector("#error")?.textContent,
+    };
+  });
 }

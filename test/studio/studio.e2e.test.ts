@@ -304,10 +304,16 @@ test("every layer: tabs show each layer's state and weight; selecting one switch
 });
 
 test("record and rewind: every step is recorded, replays bit for bit, scrubs, steps, plays back, exports and imports a run timeline", { skip, timeout: 60_000 }, async () => {
+  // Simulated time, not wall time: a loaded machine draws few frames, each stepping at most 0.1 s.
+  const simulated = (): Promise<number> => page.evaluate(() => (window as unknown as EditorHooks).animgraphStudio.simulationTime());
+  const advance = async (seconds: number): Promise<void> => {
+    const from = await simulated();
+    await page.waitForFunction(([t, d]) => (window as unknown as EditorHooks).animgraphStudio.simulationTime() >= t + d, [from, seconds] as const, { timeout: 30_000 });
+  };
   await setSlider("speed", 2);
-  await page.waitForTimeout(800);
+  await advance(0.8);
   await setSlider("speed", 0);
-  await page.waitForTimeout(400);
+  await advance(0.4);
   const rec = await studio((s) => s.recording());
   assert.ok(rec.steps > 30, JSON.stringify(rec));
   assert.equal(rec.mismatches, 0, "the replay reproduces every recorded pose bit for bit");
