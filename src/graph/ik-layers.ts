@@ -86,10 +86,13 @@ export function compileIkLayers(
       }
       return j;
     };
-    const chainOf = (names: readonly string[], pointer: string): number[] => {
+    // footLoose: a leg whose foot hangs from above the leg (an IK rig's foot, RobotExpressive's Foot.L under
+    // the root) rather than below its middle joint: the job carries it as the middle joint's end.
+    const chainOf = (names: readonly string[], pointer: string, footLoose = false): number[] => {
       const joints = names.map((n, i) => joint(n, childPointer(pointer, i)));
       for (let i = 1; i < joints.length; i++) {
-        if (joints[i - 1]! >= 0 && joints[i]! >= 0 && !isAncestor(skeleton, joints[i - 1]!, joints[i]!)) {
+        const loose = footLoose && i === 2 && joints[0]! >= 0 && isAncestor(skeleton, skeleton.parents[joints[2]!]!, joints[0]!);
+        if (joints[i - 1]! >= 0 && joints[i]! >= 0 && !loose && !isAncestor(skeleton, joints[i - 1]!, joints[i]!)) {
           error("E_IK_NOT_A_CHAIN", childPointer(pointer, i), `IK layer "${spec.name}": "${names[i - 1]}" is not an ancestor of "${names[i]}"`);
           ok = false;
         }
@@ -139,13 +142,15 @@ export function compileIkLayers(
         joints = [pelvis];
         spec.legs.forEach((leg, i) => {
           const pointer = childPointer(childPointer(spec.pointer, "legs"), i);
-          const chain = chainOf(leg, pointer);
+          const chain = chainOf(leg, pointer, true);
           if (pelvis >= 0 && chain[0]! >= 0 && !isAncestor(skeleton, pelvis, chain[0]!)) {
             error("E_IK_NOT_A_CHAIN", childPointer(pointer, 0), `IK layer "${spec.name}": the pelvis "${spec.pelvis}" is not an ancestor of "${leg[0]}"`);
             ok = false;
           }
           joints.push(...chain);
           for (const j of chain) if (j >= 0) changed[j] = CHANGED_ROTATION;
+          // A foot that does not hang from its leg is placed: its position is written too.
+          if (chain[2]! >= 0 && chain[1]! >= 0 && !isAncestor(skeleton, chain[1]!, chain[2]!)) changed[chain[2]!] = CHANGED_ROTATION | CHANGED_POSITION;
         });
         if (pelvis >= 0) changed[pelvis] = changed[pelvis]! | CHANGED_POSITION;
         const ground = childPointer(spec.pointer, "ground");

@@ -152,7 +152,7 @@ test("lint and compile name unknown joints and parameters of IK layers and broke
     { name: "feet", solver: "footPlacement", pelvis: "Hips", legs: [["UpperLeg.L", "LowerLeg.L", "Foot.L"]] },
   ], { hx: float }));
   assert.ok(spec.spec, JSON.stringify(spec.diagnostics));
-  const lint = lintGraph(spec.spec, { joints: robot.names });
+  const lint = lintGraph(spec.spec, { joints: robot.names, jointParents: robot.parents });
   const found = lint.filter((d) => d.severity === "error").map((d) => `${d.pointer} ${d.code}`);
   assert.ok(found.includes("/ik/0/joints/2 E_UNKNOWN_JOINT"), found.join("; "));
   assert.match(lint.find((d) => d.pointer === "/ik/0/joints/2")!.message, /did you mean "Palm2\.L"\?/);
@@ -161,8 +161,11 @@ test("lint and compile name unknown joints and parameters of IK layers and broke
   const compiled = compileGraph(spec.spec, robot, gltf.clips);
   assert.equal(compiled.graph, undefined);
   const codes = compiled.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.pointer} ${d.code}`);
-  // RobotExpressive's feet hang from the root bone, not from the lower legs: no chain for two-bone IK.
-  assert.ok(codes.includes("/ik/2/legs/0/2 E_IK_NOT_A_CHAIN"), codes.join("; "));
+  // RobotExpressive's legs hang from Body, beside Hips: Hips is no pelvis to lower them by. (Its feet hang
+  // from the root bone, an IK rig's, which a leg accepts: see the slope test below.)
+  assert.ok(codes.includes("/ik/2/legs/0/0 E_IK_NOT_A_CHAIN"), codes.join("; "));
+  assert.ok(!codes.includes("/ik/2/legs/0/2 E_IK_NOT_A_CHAIN"), codes.join("; "));
+  assert.ok(lint.some((d) => d.pointer === "/ik/2/legs/0/0" && d.code === "E_IK_NOT_A_CHAIN" && /the pelvis "Hips" is not an ancestor of "UpperLeg\.L"/.test(d.message)), JSON.stringify(lint));
   assert.ok(!lint.some((d) => d.code === "W_UNUSED_PARAM" && d.message.includes('"hx"')), "a parameter read by an IK layer is used");
 });
 
@@ -208,4 +211,55 @@ test("a constant foot-placement ground normal with no direction, or facing acros
   const compiled = compileGraph(robotWithIk(feet({ normal: [0, 0, 0] }), {}) as never, robot, gltf.clips);
   assert.equal(compiled.graph, undefined);
   assert.deepEqual(compiled.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.pointer} ${d.code}`), ["/ik/0/ground/normal E_SPEC_BAD_VALUE"]);
+});
+
+// Review of issue 18: RobotExpressive's feet (Foot.L, Foot.R) hang from the skeleton's root bone, as an IK
+// rig's do, not from the lower legs, so a foot-placement layer on the robot as rigged was refused
+// (E_IK_NOT_A_CHAIN at the foot). A leg's foot may now hang from above the leg: the job carries it as the
+// lower leg's end and writes its position.
+test("a footPlacement layer on RobotExpressive as rigged (feet under the root bone): on a slope each foot keeps its animated height above the ground and stays at the end of its shin", () => {
+  const legs = [["UpperLeg.L", "LowerLeg.L", "Foot.L"], ["UpperLeg.R", "LowerLeg.R", "Foot.R"]];
+  const J = robot.jointCount;
+  const rest = frames(robot, robot.rest).p;
+  const at = (p: Float64Array, j: number): number[] => [p[3 * j]!, p[3 * j + 1]!, p[3 * j + 2]!];
+  const dist = (p: Float64Array, a: number, b: number): number => Math.hypot(...at(p, a).map((x, c) => x - at(p, b)[c]!) as [number, number, number]);
+  const idx = (n: string): number => robot.indexOf.get(n)!;
+  const leg = dist(rest, idx("UpperLeg.L"), idx("LowerLeg.L")) + dist(rest, idx("LowerLeg.L"), idx("Foot.L"));
+  const slope = 0.2, height = 0.1 * leg;
+  for (const clip of ["Walking", "Idle", "Running"]) {
+    // The robot's skeleton stands along +Z inside its Y-up armature: up is the skeleton's.
+    const spec = parse({
+      animgraph: 1, parameters: { groundHeight: float, slopeX: float, feet: { type: "float", default: 1 } },
+      layers: [{ name: "base", machine: { entry: "Go", states: { Go: { clip } } } }],
+      ik: [{ name: "feet", solver: "footPlacement", pelvis: "Body", legs, up: [0, 0, 1], ground: { height: { param: "groundHeight" }, normal: [{ param: "slopeX" }, 0, 1] }, softness: 0, weight: { param: "feet" } }],
+    });
+    assert.ok(spec.spec, JSON.stringify(spec.diagnostics));
+    assert.deepEqual(lintGraph(spec.spec, { joints: robot.names, jointParents: robot.parents }).filter((d) => d.severity === "error"), []);
+    const compiled = compileGraph(spec.spec, robot, gltf.clips);
+    assert.ok(compiled.graph, JSON.stringify(compiled.diagnostics));
+    const inst = createInstance(compiled.graph), flat = createInstance(compiled.graph);
+    setParam(flat, "feet", 0);
+    setParam(inst, "groundHeight", height);
+    setParam(inst, "slopeX", -slope); // height h + 0.2·x along +Z
+    let worst = 0, shin = 0, moved = 0;
+    for (let f = 0; f < 90; f++) {
+      step(compiled.graph, inst, 1 / 30);
+      step(compiled.graph, flat, 1 / 30);
+      const a = frames(robot, flat.result.pose).p, b = frames(robot, inst.result.pose).p;
+      assert.equal(b.length, 3 * J);
+      for (const [, lower, foot] of legs.map((l) => l.map(idx))) {
+        worst = Math.max(worst, Math.abs(b[3 * foot! + 2]! - (a[3 * foot! + 2]! + height + slope * a[3 * foot!]!)));
+        shin = Math.max(shin, Math.abs(dist(b, foot!, lower!) - dist(a, foot!, lower!)));
+        moved = Math.max(moved, Math.abs(b[3 * foot! + 2]! - a[3 * foot! + 2]!));
+      }
+    }
+    assert.ok(moved > 0.05 * leg, `${clip}: the feet moved ${moved / leg} legs`);
+    assert.ok(worst <= 1e-4 * leg, `${clip}: a foot is ${(worst / leg).toExponential(2)} legs off its animated height above the slope`);
+    assert.ok(shin <= 1e-4 * leg, `${clip}: a foot moved ${(shin / leg).toExponential(2)} legs off the end of its shin`);
+  }
+  // A joint hanging from elsewhere (a hand) is still no foot.
+  const bad = parse({ ...(robotWithIk([{ name: "feet", solver: "footPlacement", pelvis: "Body", legs: [["UpperLeg.L", "LowerLeg.L", "Palm2.L"]] }], {}) as object) });
+  assert.ok(bad.spec);
+  assert.ok(lintGraph(bad.spec, { joints: robot.names, jointParents: robot.parents }).some((d) => d.pointer === "/ik/0/legs/0/2" && d.code === "E_IK_NOT_A_CHAIN"));
+  assert.ok(compileGraph(bad.spec, robot, gltf.clips).diagnostics.some((d) => d.pointer === "/ik/0/legs/0/2" && d.code === "E_IK_NOT_A_CHAIN"));
 });

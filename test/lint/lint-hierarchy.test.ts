@@ -31,10 +31,14 @@ function withIk(ik: unknown[]): Record<string, unknown> {
 const errors = (ds: readonly { severity: string; pointer: string; code: string }[]): string[] =>
   ds.filter((d) => d.severity === "error").map((d) => `${d.pointer} ${d.code}`).sort();
 
-// RobotExpressive's feet hang from the root bone (an IK rig), and its legs from Body, not Hips.
+// RobotExpressive's feet hang from the root bone (an IK rig, which a leg accepts), and its legs from Body, not Hips.
 const LAYERS: Record<string, unknown[]> = {
   "feet of the robot's IK rig": [{ name: "feet", solver: "footPlacement", pelvis: "Hips", ground: { height: { param: "groundY" } },
     legs: [["UpperLeg.L", "LowerLeg.L", "Foot.L"], ["UpperLeg.R", "LowerLeg.R", "Foot.R"]] }],
+  "feet of the robot's IK rig below Body": [{ name: "feet", solver: "footPlacement", pelvis: "Body", ground: { height: { param: "groundY" } },
+    legs: [["UpperLeg.L", "LowerLeg.L", "Foot.L"], ["UpperLeg.R", "LowerLeg.R", "Foot.R"]] }],
+  "a hand for a foot": [{ name: "feet", solver: "footPlacement", pelvis: "Body", ground: { height: { param: "groundY" } },
+    legs: [["UpperLeg.L", "LowerLeg.L", "Palm2.L"]] }],
   "a joint twice": [{ name: "hand", solver: "twoBone", joints: ["UpperArm.R", "UpperArm.R", "LowerArm.R"], target: [0, 1, 0] }],
   "a chain across the body": [{ name: "hand", solver: "twoBone", joints: ["UpperArm.L", "LowerArm.R", "Palm2.R"], target: [0, 1, 0] }],
   "an aim chain upside down": [{ name: "look", solver: "aim", chain: ["Head", "Neck", "Torso"], target: [0, 2, 3] }],
@@ -51,7 +55,9 @@ test("with the robot's joints and parents, lint reports exactly the IK chain err
     assert.equal(lint.length === 0, compiled.graph !== undefined, what);
   }
   const feet = errors(lintGraph(withIk(LAYERS["feet of the robot's IK rig"]!), { joints: robot.names, jointParents: robot.parents }));
-  assert.deepEqual(feet, ["/ik/0/legs/0/0 E_IK_NOT_A_CHAIN", "/ik/0/legs/0/2 E_IK_NOT_A_CHAIN", "/ik/0/legs/1/0 E_IK_NOT_A_CHAIN", "/ik/0/legs/1/2 E_IK_NOT_A_CHAIN"]);
+  assert.deepEqual(feet, ["/ik/0/legs/0/0 E_IK_NOT_A_CHAIN", "/ik/0/legs/1/0 E_IK_NOT_A_CHAIN"]);
+  assert.deepEqual(errors(lintGraph(withIk(LAYERS["feet of the robot's IK rig below Body"]!), { joints: robot.names, jointParents: robot.parents })), []);
+  assert.deepEqual(errors(lintGraph(withIk(LAYERS["a hand for a foot"]!), { joints: robot.names, jointParents: robot.parents })), ["/ik/0/legs/0/2 E_IK_NOT_A_CHAIN"]);
   // Without parents the linter cannot tell (and says nothing false).
   assert.deepEqual(errors(lintGraph(withIk(LAYERS["a joint twice"]!), { joints: robot.names })), []);
 });
