@@ -277,6 +277,13 @@ export function recordKeptInPlace(w: WasmCrowd, inst: GraphInstance, mi: Machine
     return out;
   }
   const b = blockOf(inst, mi);
+  if (ine.phase === 2 && mi.depth === 1 && b.plain) {
+    const en = mi.stack[0]!;
+    if (en.transition >= 0 && mi.machine.transitions[en.transition]!.blend === BLEND.inertialize) {
+      recordOffsetFrame(w, inst, mi, ine, b, en, out);
+      return out;
+    }
+  }
   const e = advanceHistory(ine, b);
   const h = w.i32, base = b.entries + e * ENTRY;
   b.building = e;
@@ -297,6 +304,45 @@ export function recordKeptInPlace(w: WasmCrowd, inst: GraphInstance, mi: Machine
   b.building = -1;
   ine.times[LAST] = ine.times[NOW]!;
   return out;
+}
+
+/**
+ * recordKeptInPlace for the commonest frame of an inertialization, its offset known (phase 2) and
+ * nothing else running (one stack entry, inertialize, every state a packed clip or blend of them):
+ * the target state's commands and the packed OFFSET with the decay coefficients at the entry's time,
+ * remembered as the output's recipe — the general walk's commands without what it finds out again
+ * every frame, so the same bits (test/crowd/kernel-inertial.test.ts).
+ */
+function recordOffsetFrame(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, ine: InertialState, b: KernelBlock, en: StackEntry, out: number): void {
+  const e = advanceHistory(ine, b);
+  // Room for the recipe in this batch: it is copied from the batch once recorded.
+  if (w.count + RECIPE_COMMANDS >= COMMAND_CAPACITY - 1) flush(w);
+  const start = w.count, top = w.slotTop;
+  recordState(w, inst, mi, en.to, out);
+  const times = ine.times;
+  times[SCRATCH + 1] = mi.machine.transitions[en.transition]!.duration - times[ORIGIN]!;
+  times[SCRATCH] = times[SCRATCH + 1]! > 0 ? (en.elapsed - times[ORIGIN]!) / times[SCRATCH + 1]! : 1;
+  inertialDecayAt(times, SCRATCH);
+  const f = emit(w, OP.packedOffset, out, out, b.packedAt, 0, 0);
+  w.f64[f] = times[SCRATCH]!;
+  w.f32[2 * f - 1] = times[SCRATCH + 1]!;
+  const n = w.count - start;
+  const i32 = w.i32, base = b.entries + e * ENTRY;
+  if (n > RECIPE_COMMANDS) {
+    emit(w, OP.copy, i32[base + OWN]!, out, 0, 0, 0);
+    i32[base + AT] = i32[base + OWN]!;
+  } else {
+    // A plain state's commands read only clip data, the rest pose and slots from `top` on: replayable.
+    const recipe = i32[base + RECIPE]! >> 2, from = (w.commandsAt >> 2) + 8 * start;
+    for (let q = 0, end = 8 * n; q < end; q++) i32[recipe + q] = i32[from + q]!;
+    i32[base + AT] = 0;
+    i32[base + COUNT] = n;
+    i32[base + OUT] = out;
+    i32[base + TOP] = top;
+    i32[base + SPAN] = 2;
+    i32[base + USES_OFFSET] = 1;
+  }
+  times[LAST] = times[NOW]!;
 }
 
 /**
