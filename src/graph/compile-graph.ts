@@ -163,7 +163,7 @@ function compile(
     if (mirrorMap === undefined) {
       const settings = spec.mirror;
       const r = compileMirrorMap(skeleton, {
-        axis: settings?.axis ?? "x", pairs: settings?.pairs ?? [], detect: settings?.detect ?? true,
+        ...(settings?.axis ? { axis: settings.axis } : {}), pairs: settings?.pairs ?? [], detect: settings?.detect ?? true,
         file, pairsFile: file, pairsPointer: settings ? childPointer(settings.pointer, "pairs") : "/mirror/pairs",
       });
       // Findings about the skeleton's names are placed at the first `mirror` flag that needs them.

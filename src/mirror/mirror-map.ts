@@ -94,16 +94,36 @@ const REFLECT: Record<MirrorAxis, readonly [number, number, number]> = { x: [-1,
 export function compileMirrorMap(skeleton: Skeleton, options: MirrorOptions = {}): CompileMirrorMapResult {
   expectSkeleton("compileMirrorMap", "skeleton", skeleton);
   checkMirrorOptions("compileMirrorMap", "options", options, skeleton.jointCount);
-  const axis = options.axis ?? "x";
+  let axis = options.axis ?? "x";
   const found = findMirrorPairs(skeleton.names, skeleton.parents, options);
   if (!found.partner) return { diagnostics: found.diagnostics };
-  const partner = found.partner;
+  let partner = found.partner;
+  let pairs = found.pairs;
   const J = skeleton.jointCount;
   const { pose: reference, kind } = referencePose(skeleton, options.reference ?? "auto");
   const q = new Float64Array(4 * J);
   const p = new Float64Array(3 * J);
   const s = new Float64Array(J);
   modelFrames(q, p, s, skeleton, reference);
+  const diagnostics: Diagnostic[] = [];
+  // No name tells a side (CesiumMan's joints have none): pair the joints by the reference pose's symmetry
+  // across the plane (across each plane in turn when no axis is given), each pair under mirrored parents.
+  if (pairs.length === 0 && options.detect !== false && !(options.pairs && options.pairs.length > 0)) {
+    for (const x of options.axis ? [axis] : MIRROR_AXES) {
+      const bySymmetry = symmetryPartners(p, skeleton.parents, x);
+      if (!bySymmetry) continue;
+      partner = bySymmetry;
+      axis = x;
+      const list: MirrorPair[] = [];
+      for (let j = 0; j < J; j++) if (partner[j]! > j) list.push([skeleton.names[j]!, skeleton.names[partner[j]!]!]);
+      pairs = list;
+      diagnostics.push({
+        code: "I_MIRROR_PAIRS_BY_SYMMETRY", severity: "info", file: options.file ?? "<skeleton>", pointer: "",
+        message: `no joint name tells its side: ${pairs.length} pairs found by the ${kind} pose's symmetry across ${x} = 0: ${pairs.map(([a, b]) => `"${a}" ↔ "${b}"`).join(", ")}`,
+      });
+      break;
+    }
+  }
 
   const rotation = new Float64Array(16 * J);
   const translation = new Float64Array(12 * J);
@@ -170,12 +190,12 @@ export function compileMirrorMap(skeleton: Skeleton, options: MirrorOptions = {}
   }
 
   const measured = measureAsymmetry(p, partner, axis);
-  const diagnostics: Diagnostic[] = [];
   if (measured.asymmetry > MIRROR_ASYMMETRY_WARNING) {
     const others = MIRROR_AXES.filter((x) => x !== axis).map((x) => ({ x, v: measureAsymmetry(p, partner, x).asymmetry }));
     const better = others.sort((u, v) => u.v - v.v)[0]!;
     const hint = better.v < measured.asymmetry / 2 && better.v <= MIRROR_ASYMMETRY_WARNING ? `; across ${better.x} it is ${pct(better.v)}: did you mean axis "${better.x}"?` : "";
-    const noPairs = found.pairs.length === 0 ? "; no joint name tells its side, so give the pairs" : "";
+    const symmetric = pairs.length === 0 && options.axis ? MIRROR_AXES.find((x) => x !== axis && symmetryPartners(p, skeleton.parents, x)) : undefined;
+    const noPairs = pairs.length === 0 ? `; no joint name tells its side, so give the pairs${symmetric ? `, or no axis: the pose is symmetric across ${symmetric} = 0` : ""}` : "";
     const jn = skeleton.names[measured.joint]!;
     const pn = skeleton.names[partner[measured.joint]!]!;
     diagnostics.push({
@@ -184,7 +204,7 @@ export function compileMirrorMap(skeleton: Skeleton, options: MirrorOptions = {}
     });
   }
   const map: MirrorMap = Object.freeze({
-    skeleton, axis, partner, pairs: found.pairs, reference, referenceKind: kind, rotation, translation, scale,
+    skeleton, axis, partner, pairs, reference, referenceKind: kind, rotation, translation, scale,
     asymmetry: measured.asymmetry, asymmetricJoint: measured.joint,
   });
   return { map, diagnostics };
@@ -219,6 +239,44 @@ function hasInverseBinds(skeleton: Skeleton): boolean {
     if (Math.abs(m[i]! - identity) > 1e-6) return true;
   }
   return false;
+}
+
+/** Within this share of the pose's extent a joint lies on the plane, or two joints mirror each other. */
+const SYMMETRY_TOLERANCE = 0.01;
+
+/**
+ * Partners from model positions `p` alone: each joint off the plane x = 0 pairs with the joint nearest its
+ * mirror image whose parent is its parent's partner; undefined unless every joint finds one (within
+ * SYMMETRY_TOLERANCE of the extent) and at least one pair is found.
+ */
+function symmetryPartners(p: Float64Array, parents: ArrayLike<number>, axis: MirrorAxis): Int32Array | undefined {
+  const J = parents.length, sign = REFLECT[axis], c0 = MIRROR_AXES.indexOf(axis);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let j = 0; j < J; j++) for (let c = 0; c < 3; c++) {
+    lo[c] = Math.min(lo[c]!, p[3 * j + c]!);
+    hi[c] = Math.max(hi[c]!, p[3 * j + c]!);
+  }
+  const tol = SYMMETRY_TOLERANCE * Math.hypot(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!);
+  const partner = new Int32Array(J).fill(-1);
+  let paired = 0;
+  for (let j = 0; j < J; j++) {
+    if (partner[j]! >= 0) continue;
+    const parent = parents[j]!, mirroredParent = parent < 0 ? -1 : partner[parent]!;
+    let best = -1, bestD = tol;
+    if (Math.abs(p[3 * j + c0]!) <= tol) best = j;
+    else {
+      for (let k = 0; k < J; k++) {
+        if (k === j || partner[k]! >= 0 || parents[k] !== mirroredParent) continue;
+        const d = Math.hypot(sign[0]! * p[3 * j]! - p[3 * k]!, sign[1]! * p[3 * j + 1]! - p[3 * k + 1]!, sign[2]! * p[3 * j + 2]! - p[3 * k + 2]!);
+        if (d <= bestD) [best, bestD] = [k, d];
+      }
+    }
+    if (best < 0 || (best === j && mirroredParent !== parent)) return undefined;
+    partner[j] = best;
+    partner[best] = j;
+    if (best !== j) paired++;
+  }
+  return paired > 0 ? partner : undefined;
 }
 
 /** Largest |F p_j − p_partner(j)| over the pose's extent (the diagonal of its bounding box). */

@@ -13,6 +13,7 @@ import { localToModel } from "../../src/pose/local-to-model.ts";
 import { createPose } from "../../src/pose/pose.ts";
 import { createSkeleton, type Skeleton } from "../../src/skeleton/skeleton.ts";
 import { HAVE_SHARED_ASSETS, sharedAsset } from "../helpers/assets.ts";
+import { skeletonRoles } from "../../src/retarget/classify-by-topology.ts";
 
 const skip = !HAVE_SHARED_ASSETS && "no shared assets";
 
@@ -60,11 +61,24 @@ test("pairs found on every bundled and shared rig, by each one's naming conventi
   assert.equal(vr.map!.pairs.length, 23);
   assert.ok(pairsOf(vr.map!).includes("leftUpperLeg|rightUpperLeg"));
 
-  // CesiumMan's joints are unnamed (#2, #11, …): nothing pairs, and the mirror says its pose is not symmetric.
-  const cesium = compileMirrorMap((await gltfRig("cesium-man/CesiumMan.glb")).skeleton, { file: "CesiumMan.glb" });
-  assert.equal(cesium.map!.pairs.length, 0);
-  assert.equal(cesium.diagnostics[0]?.code, "W_MIRROR_ASYMMETRIC");
-  assert.match(cesium.diagnostics[0]!.message, /give the pairs/);
+  // CesiumMan's joints are unnamed (#2, #11, …): no name pairs them, so its bind pose's symmetry does. It
+  // stands along +Z facing +X, its left at +Y: the plane is y = 0, found because no axis was given.
+  const cesiumRig = await gltfRig("cesium-man/CesiumMan.glb");
+  const cesium = compileMirrorMap(cesiumRig.skeleton, { file: "CesiumMan.glb" });
+  assert.equal(cesium.map!.axis, "y");
+  assert.equal(cesium.map!.pairs.length, 7);
+  assert.deepEqual(cesium.diagnostics.map((d) => [d.code, d.severity, d.file]), [["I_MIRROR_PAIRS_BY_SYMMETRY", "info", "CesiumMan.glb"]]);
+  assert.match(cesium.diagnostics[0]!.message, /^no joint name tells its side: 7 pairs found by the bind pose's symmetry across y = 0: "#\d+" ↔ "#\d+", /);
+  const roles = skeletonRoles(cesiumRig.skeleton);
+  for (const limb of ["upperLeg", "lowerLeg", "foot", "upperArm", "lowerArm", "hand"]) {
+    assert.equal(cesium.map!.partner[roles.get(`${limb}.L`)!], roles.get(`${limb}.R`), limb);
+  }
+  assert.ok(cesium.map!.asymmetry < 0.01, `${cesium.map!.asymmetry}`);
+  // An axis given is kept: across x the pose is not symmetric, so nothing pairs and the warning says so.
+  const acrossX = compileMirrorMap(cesiumRig.skeleton, { file: "CesiumMan.glb", axis: "x" });
+  assert.equal(acrossX.map!.pairs.length, 0);
+  assert.equal(acrossX.diagnostics[0]?.code, "W_MIRROR_ASYMMETRIC");
+  assert.match(acrossX.diagnostics[0]!.message, /no joint name tells its side, so give the pairs, or no axis: the pose is symmetric across y = 0/);
 
   // RiggedSimple: a two-bone column on the plane, nothing to pair, nothing to warn about.
   const simple = compileMirrorMap((await gltfRig("rigged-simple/RiggedSimple.glb")).skeleton);
@@ -263,4 +277,30 @@ test("root motion is mirrored: the CMU walk travels reflected, the pirouette tur
   const a = yaw(spin.clips[0]!), b = yaw(spun);
   assert.ok(a.some((v) => Math.abs(v) > 1), "the pirouette turns");
   for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i]! + b[i]!) < 1e-4, `sample ${i}: ${a[i]} vs ${b[i]}`);
+});
+
+// Review of issue 18: CesiumMan's joints have no names, so `mirror` found no pairs and needed --pairs. Its
+// pairs now come from its bind pose's symmetry (I_MIRROR_PAIRS_BY_SYMMETRY).
+test("CesiumMan, paired by symmetry: mirror(mirror(c)) = c, and the mirrored walk's left foot follows the source's right foot, reflected", { skip }, async () => {
+  const rig = await gltfRig("cesium-man/CesiumMan.glb");
+  const map = compileMirrorMap(rig.skeleton).map!;
+  const roles = skeletonRoles(rig.skeleton);
+  const [left, right, hip] = [roles.get("foot.L")!, roles.get("foot.R")!, roles.get("upperLeg.L")!];
+  assert.ok(rig.clips.length > 0);
+  const model = new Float32Array(16 * rig.skeleton.jointCount);
+  localToModel(model, rig.skeleton, rig.skeleton.rest, rig.root);
+  const leg = Math.hypot(model[16 * hip + 12]! - model[16 * left + 12]!, model[16 * hip + 13]! - model[16 * left + 13]!, model[16 * hip + 14]! - model[16 * left + 14]!);
+  for (const clip of rig.clips) {
+    const mirrored = mirrorClipWithMap(clip, map);
+    const twice = mirrorClipWithMap(mirrored, map);
+    assert.ok(clipDistance(clip, twice) < 2e-5, `${clip.name}: ${clipDistance(clip, twice)}`);
+    const err = footFollowError(clip, mirrored, map, left, right, rig.root);
+    const scale = Math.hypot(rig.root[0]!, rig.root[1]!, rig.root[2]!);
+    const allowed = Math.max(chainAsymmetry(map, left), chainAsymmetry(map, right)) * scale + 1e-5 * leg;
+    // Like CMU's, CesiumMan's bind pose is not exactly symmetric (0.68 % of its size): a mirrored foot may
+    // miss by what its own bone offsets differ, summed up the chain (1.9 % of the leg), and no more.
+    assert.ok(err <= allowed && err <= 0.02 * leg, `${clip.name}: the mirrored left foot is ${(100 * err / leg).toFixed(3)} % of leg length off the reflected right foot (the skeleton's own asymmetry allows ${(100 * allowed / leg).toFixed(3)} %)`);
+    const still = footFollowError(clip, clip, map, left, left, rig.root);
+    assert.ok(still > 10 * err, `${clip.name}: the foot path does not move away from its reflection (${still} vs ${err})`);
+  }
 });

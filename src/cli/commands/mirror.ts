@@ -86,7 +86,8 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
     if (!read.settings) return fail();
     settings = read.settings;
   }
-  const axis: MirrorAxis = (options.axis as MirrorAxis | undefined) ?? settings.axis ?? "x";
+  // Unset, compileMirrorMap takes x, or the plane the skeleton is symmetric across when no name tells a side.
+  const axis = (options.axis as MirrorAxis | undefined) ?? settings.axis;
 
   // Load.
   let skeleton: Skeleton | undefined;
@@ -137,7 +138,7 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
   const given = new Set(settings.pairs.flat());
   const fromHumanoid = humanoidPairs.filter(({ pair }) => !given.has(pair[0]) && !given.has(pair[1]));
   const compiled = compileMirrorMap(skeleton, {
-    axis, pairs: [...settings.pairs, ...fromHumanoid.map((h) => h.pair)], ...(settings.detect !== undefined ? { detect: settings.detect } : {}),
+    ...(axis !== undefined ? { axis } : {}), pairs: [...settings.pairs, ...fromHumanoid.map((h) => h.pair)], ...(settings.detect !== undefined ? { detect: settings.detect } : {}),
     file: input, ...(options.pairs !== undefined ? { pairsFile: options.pairs } : {}), pairsPointer: "/pairs",
   });
   for (const d of compiled.diagnostics) {
