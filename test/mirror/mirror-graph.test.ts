@@ -185,7 +185,7 @@ test("a mirrored procedural clip samples the mirror image and reflects its root 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
-test("stepping a graph of mirrored clips allocates nothing: the heap stays flat", async () => {
+test("stepping a graph of mirrored clips retains nothing: the heap does not grow round after round", async () => {
   const { mirrored } = await robotGraphs();
   const inst = createInstance(mirrored);
   const frame = (k: number): void => {
@@ -193,13 +193,19 @@ test("stepping a graph of mirrored clips allocates nothing: the heap stays flat"
     if (k % 97 === 0) trigger(inst, "jump");
     step(mirrored, inst, 1 / 60);
   };
-  for (let k = 0; k < 3000; k++) frame(k);
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let k = 3000; k < 23000; k++) frame(k);
-  gc();
-  const growth = process.memoryUsage().heapUsed - before;
-  assert.ok(growth < 128 * 1024, `heap grew by ${growth} bytes over 20,000 steps`);
+  let k = 0;
+  for (; k < 3000; k++) frame(k);
+  // A leak grows the heap in every round; V8's own noise (10–37 kB a round here, once 147 kB in a full
+  // run) does not, so the smallest of three rounds is the figure.
+  const growths: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (const end = k + 20_000; k < end; k++) frame(k);
+    gc();
+    growths.push(process.memoryUsage().heapUsed - before);
+  }
+  assert.ok(Math.min(...growths) < 64 * 1024, `heap grew by ${growths.join(", ")} bytes in three rounds of 20,000 steps`);
 });
 
 test("a crowd plays the mirrored graph too: JS path and WebAssembly kernel, each character the mirror image of the plain crowd's", async () => {
