@@ -219,6 +219,31 @@ test("a pairs file overrides the names; its mistakes are reported at their JSON 
   }
 });
 
+// Review of issue 18 (held-out): a pairs file may be the bare list; a joint it names that the skeleton
+// lacks, or a joint paired twice, was reported at /pairs/0/1 and /pairs/1, pointers into a file with no "pairs".
+test("a pairs file that is the bare list [[left, right]…] has its mistakes reported at that list's pointers", { skip }, async () => {
+  const pairs = join(dir, "bare-pairs.json");
+  const cases: [unknown, RegExp][] = [
+    [[["Foot.L", "Nope"]], /bare-pairs\.json: \/0\/1: the skeleton has no joint "Nope" \[E_MIRROR_UNKNOWN_JOINT\]/],
+    [[["Foot.L", "Foot.R"], ["Foot.L", "Hips"]], /bare-pairs\.json: \/1: joint "Foot\.L" is already paired by pair 0 \[E_MIRROR_PAIR_TWICE\]/],
+    [{ pairs: [["Foot.L", "Nope"]] }, /bare-pairs\.json: \/pairs\/0\/1: the skeleton has no joint "Nope" \[E_MIRROR_UNKNOWN_JOINT\]/],
+  ];
+  for (const [content, message] of cases) {
+    writeFileSync(pairs, JSON.stringify(content));
+    const out = join(dir, "never.glb");
+    const r = await run(["mirror", ROBOT, "--clip", "Walking", "--out", out, "--pairs", pairs]);
+    assert.equal(r.code, 2, JSON.stringify(content));
+    assert.match(r.err, message);
+    if (Array.isArray(content)) assert.doesNotMatch(r.err, /bare-pairs\.json: \/pairs/);
+    assert.equal(existsSync(out), false);
+  }
+  // The bare list that is right mirrors as the object form does.
+  writeFileSync(pairs, JSON.stringify([["Foot.L", "Foot.R"]]));
+  const ok = await run(["mirror", ROBOT, "--clip", "Walking", "--out", join(dir, "bare.glb"), "--pairs", pairs, "--json"]);
+  assert.equal(ok.code, 0, ok.err);
+  assert.ok((JSON.parse(ok.out) as { pairs: string[][] }).pairs.some(([a, b]) => a === "Foot.L" && b === "Foot.R"));
+});
+
 test("unusable input: unpaired names, a BVH whose channels cannot hold the mirror, a missing clip, bad options, the input as output", { skip }, async () => {
   const bvh = (right: string) => [
     "HIERARCHY", "ROOT Hips", "{", "\tOFFSET 0 0 0", "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation",

@@ -80,11 +80,15 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
 
   // The pairs file first: a mistake there is cheaper to report than after loading a large file.
   let settings: MirrorSettings = { pairs: [] };
+  // Where the pairs list is in that file: `{ "pairs": [...] }` or the bare list `[...]`.
+  let pairsPointer = "/pairs";
   if (options.pairs !== undefined) {
-    const read = readMirrorSettings(readJsonFile(resolve(io.cwd, options.pairs), {}, options.pairs));
+    const doc = readJsonFile(resolve(io.cwd, options.pairs), {}, options.pairs);
+    const read = readMirrorSettings(doc);
     appendAll(diagnostics, read.diagnostics);
     if (!read.settings) return fail();
     settings = read.settings;
+    if (doc.root?.kind === "array") pairsPointer = "";
   }
   // Unset, compileMirrorMap takes x, or the plane the skeleton is symmetric across when no name tells a side.
   const axis = (options.axis as MirrorAxis | undefined) ?? settings.axis;
@@ -139,10 +143,10 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
   const fromHumanoid = humanoidPairs.filter(({ pair }) => !given.has(pair[0]) && !given.has(pair[1]));
   const compiled = compileMirrorMap(skeleton, {
     ...(axis !== undefined ? { axis } : {}), pairs: [...settings.pairs, ...fromHumanoid.map((h) => h.pair)], ...(settings.detect !== undefined ? { detect: settings.detect } : {}),
-    file: input, ...(options.pairs !== undefined ? { pairsFile: options.pairs } : {}), pairsPointer: "/pairs",
+    file: input, ...(options.pairs !== undefined ? { pairsFile: options.pairs } : {}), pairsPointer,
   });
   for (const d of compiled.diagnostics) {
-    const at = /^\/pairs\/(\d+)/.exec(d.pointer);
+    const at = d.pointer.startsWith(`${pairsPointer}/`) ? /^\/(\d+)/.exec(d.pointer.slice(pairsPointer.length)) : null;
     const h = at && d.file === (options.pairs ?? input) ? fromHumanoid[Number(at[1]) - settings.pairs.length] : undefined;
     diagnostics.push(h ? { ...d, file: input, pointer: `/extensions/VRMC_vrm_animation/humanoid/humanBones/${h.bone}` } : d);
   }
