@@ -8,6 +8,7 @@ import { runCli as run } from "../helpers/run-cli.ts";
 import type { Clip } from "../../src/clip/clip.ts";
 import { createClipCursor, sampleClip } from "../../src/clip/index.ts";
 import { loadBvh } from "../../src/io/bvh/load-bvh.ts";
+import { mirrorClip } from "../../src/mirror/mirror-clip.ts";
 import { loadGltfFile } from "../../src/io/gltf/load-gltf-file.ts";
 import { quatTwistAngle } from "../../src/math/quat.ts";
 import { localToModel } from "../../src/pose/local-to-model.ts";
@@ -242,6 +243,43 @@ test("a pairs file that is the bare list [[left, right]…] has its mistakes rep
   const ok = await run(["mirror", ROBOT, "--clip", "Walking", "--out", join(dir, "bare.glb"), "--pairs", pairs, "--json"]);
   assert.equal(ok.code, 0, ok.err);
   assert.ok((JSON.parse(ok.out) as { pairs: string[][] }).pairs.some(([a, b]) => a === "Foot.L" && b === "Foot.R"));
+});
+
+// Review of issue 18 (held-out): a second --clip replaced the first (Walking, then Idle: only Idle was
+// mirrored, exit 0); each --clip now adds its clip, and every name the file lacks is reported.
+test("--clip repeated mirrors every clip it names and leaves the others as they were; unknown names are each an error", { skip }, async () => {
+  const out = join(dir, "two-clips.glb");
+  const r = await run(["mirror", ROBOT, "--clip", "Walking", "--clip", "Idle", "--out", out, "--json"]);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual((JSON.parse(r.out) as { clips: { name: string }[] }).clips.map((c) => c.name).sort(), ["Idle", "Walking"]);
+  const [src, got] = await Promise.all([loadGltfFile(ROBOT), loadGltfFile(readFileSync(out))]);
+  const skeleton = src.skeletons[0]!;
+  const clipOf = (g: typeof src, name: string): Clip => g.clips.find((c) => c.name === name && c.skeleton === g.skeletons[0])!;
+  // Largest |rotation component| difference (up to sign) between two clips sampled at 21 times.
+  const differ = (a: Clip, b: Clip): number => {
+    const pa = createPose(skeleton.jointCount), pb = createPose(skeleton.jointCount);
+    let d = 0;
+    for (let i = 0; i <= 20; i++) {
+      const t = (a.duration * i) / 20;
+      sampleClip(pa, a, t, createClipCursor(a));
+      sampleClip(pb, b, t, createClipCursor(b));
+      for (let k = 0; k < pa.r.length; k++) d = Math.max(d, Math.abs(Math.abs(pa.r[k]!) - Math.abs(pb.r[k]!)));
+    }
+    return d;
+  };
+  for (const name of ["Walking", "Idle"]) {
+    const mirrored = mirrorClip(clipOf(src, name), skeleton);
+    assert.ok(differ(clipOf(got, name), mirrored) <= 1e-6, `${name} is mirrored`);
+    assert.ok(differ(clipOf(got, name), clipOf(src, name)) > 0.1, `${name} changed`);
+  }
+  for (const name of ["Running", "Wave"]) assert.ok(differ(clipOf(got, name), clipOf(src, name)) <= 1e-6, `${name} is left as it was`);
+
+  const never = join(dir, "never-clips.glb");
+  const bad = await run(["mirror", ROBOT, "--clip", "Walking", "--clip", "Nope", "--clip", "Nah", "--out", never]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /RobotExpressive\.glb: no clip named "Nope" \(clips: Dance, .*\) \[E_MIRROR_NO_CLIP\]/);
+  assert.match(bad.err, /no clip named "Nah"/);
+  assert.equal(existsSync(never), false);
 });
 
 test("unusable input: unpaired names, a BVH whose channels cannot hold the mirror, a missing clip, bad options, the input as output", { skip }, async () => {

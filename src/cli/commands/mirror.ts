@@ -27,13 +27,14 @@ interface MirrorCliOptions {
   readonly out: string;
   readonly axis?: string;
   readonly pairs?: string;
-  readonly clip?: string;
+  /** `--clip`, once per clip to mirror (all of them when not given). */
+  readonly clip?: readonly string[];
   readonly json?: boolean;
 }
 
 /**
- * `animgraph mirror IN --out OUT [--axis x|y|z] [--pairs pairs.json] [--clip NAME] [--json]`: writes
- * IN with its clips (or the one named) replaced by their mirror images (docs/mirroring.md): a .glb or
+ * `animgraph mirror IN --out OUT [--axis x|y|z] [--pairs pairs.json] [--clip NAME]… [--json]`: writes
+ * IN with its clips (or the ones named) replaced by their mirror images (docs/mirroring.md): a .glb or
  * .gltf gives a GLB with the same nodes, meshes and animation names; a .vrma gives a .vrma (its humanoid
  * bones, expressions and look-at kept, sided expressions swapped, the gaze reflected); a .bvh gives a BVH
  * with the same hierarchy and channels. Left/right pairs come from joint names (a .vrma's from its
@@ -51,7 +52,7 @@ export const mirrorCommand: CliCommand = {
       .requiredOption("--out <file>", "the file to write: .glb for a glTF input, .vrma for a .vrma, .bvh for a BVH")
       .option("--axis <axis>", "normal of the mirror plane in the skeleton's model space: x, y or z (default: the pairs file's, else x)")
       .option("--pairs <file>", "a JSON file of joint pairs that override the names: { \"pairs\": [[\"A\", \"B\"]], \"axis\"?, \"detect\"? }")
-      .option("--clip <name>", "mirror only this clip (the others are written unchanged)")
+      .option("--clip <name>", "mirror only this clip; repeat for several (the others are written unchanged)", (name: string, names: readonly string[] = []) => [...names, name])
       .option("--json", "print what was done as JSON")
       .action(async (input: string, options: MirrorCliOptions) => run(ctx, input, options));
   },
@@ -130,10 +131,14 @@ async function run(ctx: CliContext, input: string, options: MirrorCliOptions): P
     diagnostics.push({ code: "E_NO_SKELETON", severity: "error", file: input, pointer: "", message: "the file has no skeleton to mirror" });
     return fail();
   }
-  const chosen = options.clip === undefined ? clips.map((_, i) => i) : clips.flatMap((c, i) => (c.name === options.clip ? [i] : []));
-  if (chosen.length === 0) {
-    const what = options.clip === undefined ? "the file has no animation clip" : `no clip named "${options.clip}" (clips: ${clips.map((c) => c.name).join(", ") || "none"})`;
-    diagnostics.push({ code: "E_MIRROR_NO_CLIP", severity: "error", file: input, pointer: "", message: what });
+  // Every clip, or each one --clip names (a second --clip adds a clip; it used to replace the first).
+  const wanted = options.clip === undefined ? undefined : new Set(options.clip);
+  const chosen = wanted === undefined ? clips.map((_, i) => i) : clips.flatMap((c, i) => (wanted.has(c.name) ? [i] : []));
+  const missing = wanted === undefined ? [] : [...wanted].filter((name) => !clips.some((c) => c.name === name));
+  if (chosen.length === 0 || missing.length > 0) {
+    const list = `(clips: ${clips.map((c) => c.name).join(", ") || "none"})`;
+    if (wanted === undefined) diagnostics.push({ code: "E_MIRROR_NO_CLIP", severity: "error", file: input, pointer: "", message: "the file has no animation clip" });
+    for (const name of missing) diagnostics.push({ code: "E_MIRROR_NO_CLIP", severity: "error", file: input, pointer: "", message: `no clip named "${name}" ${list}` });
     return fail();
   }
 
