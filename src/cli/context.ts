@@ -28,6 +28,18 @@ export interface CliCommand {
 /** A bad command line (unknown flag value, wrong combination): exit 2 with the message. */
 export class CliUsageError extends Error {}
 
+/**
+ * The value parser of an option that takes one value: a second occurrence is a usage error naming both
+ * values, where commander would keep the last one silently (`retarget --clip Walk --clip Run` retargeted
+ * only Run, exit 0).
+ */
+export function onlyOnce(flag: string): (value: string, previous: string | undefined) => string {
+  return (value, previous) => {
+    if (previous !== undefined) throw new CliUsageError(`${flag} is given twice ("${previous}", then "${value}"); give it once`);
+    return value;
+  };
+}
+
 export function createContext(io: CliIo): CliContext {
   return {
     io,

@@ -98,6 +98,10 @@ test("bad option values exit 2 with a message and write nothing", async () => {
   assert.equal(noClip.code, 2);
   assert.match(noClip.stderr, /\[E_COMPRESS_NO_CLIP\]/);
   assert.equal(existsSync(join(dir, "o.agc")), false);
+  const twice = await run(["compress", "take.bvh", "--tolerance", "0.1mm", "--out", "o.agc", "--clip", "take", "--clip", "Walk"], dir);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /--clip is given twice \("take", then "Walk"\); give it once/);
+  assert.equal(existsSync(join(dir, "o.agc")), false);
 });
 
 test("a glTF input (Fox.glb, 3 clips) compresses every clip into one container", { skip: !HAVE_SHARED_ASSETS }, async () => {

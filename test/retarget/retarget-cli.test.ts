@@ -134,6 +134,11 @@ test("animgraph retarget: unusable inputs exit 2 with located diagnostics and wr
   const noClip = await run(["retarget", ROBOT, "--clip", "Moonwalk", "--to", FOX, "--out", out]);
   assert.equal(noClip.code, 2);
   assert.match(noClip.err, /no clip named "Moonwalk" \(clips: Dance, Death, Idle,.*\[E_RETARGET_NO_CLIP\]/);
+  // Review of issue 18 (held-out): a second --clip replaced the first (Fox Walk, then Run: Run was
+  // retargeted, exit 0); one animation is written, so two names are a usage error.
+  const twice = await run(["retarget", FOX, "--clip", "Walk", "--clip", "Run", "--to", ROBOT, "--out", out]);
+  assert.equal(twice.code, 2);
+  assert.match(twice.err, /--clip is given twice \("Walk", then "Run"\); give it once/);
   const missing = await run(["map", join(dir, "nope.bvh"), ROBOT]);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /nope\.bvh: no such file \[E_FILE_NOT_FOUND\]/);

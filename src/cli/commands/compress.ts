@@ -11,7 +11,7 @@ import { loadBvh } from "../../io/bvh/load-bvh.ts";
 import { loadGltfFile } from "../../io/gltf/load-gltf-file.ts";
 import { loadVrmaFile } from "../../io/vrma/load-vrma-file.ts";
 import type { Skeleton } from "../../skeleton/skeleton.ts";
-import { CliUsageError, type CliCommand, type CliContext } from "../context.ts";
+import { CliUsageError, onlyOnce, type CliCommand, type CliContext } from "../context.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
 
 /** Accepted ranges of the numeric options, metres (units per metre for the last). */
@@ -48,7 +48,7 @@ export const compressCommand: CliCommand = {
       .option("--resample <hz>", "key grid rate in Hz (default: the source's own key rate)")
       .option("--units-per-metre <n>", "skeleton units per metre, or 'auto' to estimate from the skeleton (default: 1 for glTF, auto for BVH)")
       .option("--virtual-vertex <length>", "virtual-vertex distance from each joint (default 3cm)")
-      .option("--clip <name>", "compress only this clip")
+      .option("--clip <name>", "compress only this clip", onlyOnce("--clip"))
       .option("--json", "print the statistics as JSON")
       .action(async (input: string, options: CompressCliOptions) => run(ctx, input, options));
   },

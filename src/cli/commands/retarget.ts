@@ -13,7 +13,7 @@ import { type BoneMapSettings } from "../../retarget/read-bone-map.ts";
 import { readBoneMapFile } from "../../retarget/read-bone-map-file.ts";
 import { retargetClip } from "../../retarget/retarget-clip.ts";
 import { measureRetargetQuality, type RetargetQuality } from "../../retarget/retarget-quality.ts";
-import { CliUsageError, type CliCommand } from "../context.ts";
+import { CliUsageError, onlyOnce, type CliCommand } from "../context.ts";
 import { appendAll } from "../../diagnostics/append-all.ts";
 import { readJsonFile } from "../../json/read-json-file.ts";
 import { skeletonRoles } from "../../retarget/classify-by-topology.ts";
@@ -48,7 +48,7 @@ export const retargetCommand: CliCommand = {
       .requiredOption("--out <file>", "the GLB to write")
       .option("--map <file>", "a bone map JSON file (default: proposed from names, see `animgraph map`)")
       .option("--name <name>", "name of the new animation (default: the source clip's name)")
-      .option("--clip <name>", "which clip of a glTF source (default: its first)")
+      .option("--clip <name>", "which clip of a glTF source (default: its first)", onlyOnce("--clip"))
       .option("--fps <n>", "resample at this many keys per second (default: the source's keys)")
       .option("--no-align", "do not swing the target's rest pose onto the source's bone directions")
       .option("--keep-weights", "write the target's skin weights as they are, even when they do not sum to 1")
