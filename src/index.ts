@@ -52,8 +52,8 @@ export type {
 export { classifyName, classifySkeleton, proposeBoneMap, readBoneMap, compileBoneMap, retargetClip, bindPose } from "./retarget/index.ts";
 export type { FootContactOptions } from "./retarget/index.ts";
 export { findAnimatedRoot, detectFootContacts } from "./retarget/index.ts";
-export type { TwoBoneIkSettings, FootPlacementSettings, GroundFunction } from "./ik/index.ts";
-export { twoBoneIk, aimIk, aimChainIk, footPlacement, MAX_FOOT_PLACEMENT_LEGS, writeModelPose, CHANGED_ROTATION, CHANGED_POSITION } from "./ik/index.ts";
+export type { TwoBoneIkSettings, FootPlacementSettings, GroundFunction, LegsUp } from "./ik/index.ts";
+export { twoBoneIk, aimIk, aimChainIk, footPlacement, MAX_FOOT_PLACEMENT_LEGS, writeModelPose, CHANGED_ROTATION, CHANGED_POSITION, legsUp, legsPelvis, LEGS_UP_SNAP_DEGREES } from "./ik/index.ts";
 // Mirroring (docs/mirroring.md): left/right pairs from joint names, a precomputed map, pose and clip jobs.
 export type {
   MirrorSide, SideMarker, MirrorPair, MirrorPairsOptions, MirrorPairsResult, MirrorAxis, MirrorReference, MirrorOptions, MirrorMap,

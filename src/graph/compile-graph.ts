@@ -422,7 +422,8 @@ function compile(
     if (machine) layers.push(Object.freeze({ index: i, name: l.name, mode: l.mode, weight: w.value, weightSlot: w.slot, mask, machine }));
   });
   if (spec.layers.length === 0) error("E_NO_LAYERS", "/layers", "the graph has no layers");
-  const ik = compileIkLayers(spec.ik ?? [], skeleton, (ref, pointer, what) => paramSlot(ref.param, pointer, ["float", "int"], what), error);
+  const ik = compileIkLayers(spec.ik ?? [], skeleton, (ref, pointer, what) => paramSlot(ref.param, pointer, ["float", "int"], what), error,
+    (code, pointer, message) => diagnostics.push({ code, severity: "info", file, pointer, message }));
 
   let rootJoint = -1;
   const rm = options.rootMotion ?? null;

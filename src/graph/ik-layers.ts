@@ -1,6 +1,7 @@
 import { childPointer } from "../diagnostics/diagnostic.ts";
 import { aimChainIkUnchecked } from "../ik/aim-chain-ik.ts";
 import { footPlacementUnchecked, type FootPlacementSettings, type GroundFunction } from "../ik/foot-placement.ts";
+import { legsPelvis, legsPelvisMessage, legsUp, legsUpMessage } from "../ik/legs-up.ts";
 import { solveTwoBoneIk, TWO_BONE_POLE_WEIGHT, TWO_BONE_SOFTNESS, type TwoBoneIkSettings } from "../ik/two-bone-ik.ts";
 import { CHANGED_POSITION, CHANGED_ROTATION, writeModelPoseUnchecked } from "../ik/write-model-pose.ts";
 import type { Pose } from "../pose/pose.ts";
@@ -8,6 +9,7 @@ import { modelFrames } from "../retarget/model-frames.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import type { ParamRef } from "../spec/graph-spec.ts";
 import type { IkLayerSpec, IkSolverName, IkValue } from "../spec/ik-spec.ts";
+import { groundNormalProblem } from "../spec/parse-ik.ts";
 
 /** An IK layer resolved to joint indices and parameter slots (built by `compileGraph` from the spec's `ik`). */
 export interface CompiledIkLayer {
@@ -66,13 +68,16 @@ export interface IkRuntime {
 /**
  * Resolves the spec's IK layers against the skeleton: joint names to indices (E_UNKNOWN_JOINT at the name's
  * pointer), chains checked (E_IK_NOT_A_CHAIN: each joint must be an ancestor of the next, the pelvis of
- * each leg), parameters to slots through `param` (which reports unknown or mistyped ones).
+ * each leg), parameters to slots through `param` (which reports unknown or mistyped ones). A foot-placement
+ * layer without `pelvis` or `up` gets them from the rig (the joint above its legs; the legs' rest direction,
+ * `legsUp`), each reported through `info` (I_IK_PELVIS_DERIVED, I_IK_UP_DERIVED at the key's pointer).
  */
 export function compileIkLayers(
   specs: readonly IkLayerSpec[],
   skeleton: Skeleton,
   param: (ref: ParamRef, pointer: string, what: string) => number,
   error: (code: string, pointer: string, message: string) => void,
+  info: (code: string, pointer: string, message: string) => void,
 ): CompiledIkLayer[] {
   const out: CompiledIkLayer[] = [];
   specs.forEach((spec, index) => {
@@ -138,13 +143,23 @@ export function compileIkLayers(
         for (const j of joints) if (j >= 0) changed[j] = CHANGED_ROTATION;
         break;
       case "footPlacement": {
-        const pelvis = joint(spec.pelvis, childPointer(spec.pointer, "pelvis"));
+        const legsPointer = childPointer(spec.pointer, "legs");
+        const chains = spec.legs.map((leg, i) => chainOf(leg, childPointer(legsPointer, i), true));
+        const resolved = chains.every((c) => c.every((j) => j >= 0));
+        let pelvis = -1;
+        if (spec.pelvis !== undefined) pelvis = joint(spec.pelvis, childPointer(spec.pointer, "pelvis"));
+        else if (resolved) {
+          pelvis = legsPelvis(skeleton.parents, chains.map((c) => c[0]!));
+          const message = legsPelvisMessage(spec.name, skeleton.names[pelvis]);
+          if (pelvis < 0) {
+            error("E_IK_NOT_A_CHAIN", childPointer(spec.pointer, "pelvis"), message);
+            ok = false;
+          } else info("I_IK_PELVIS_DERIVED", childPointer(spec.pointer, "pelvis"), message);
+        }
         joints = [pelvis];
-        spec.legs.forEach((leg, i) => {
-          const pointer = childPointer(childPointer(spec.pointer, "legs"), i);
-          const chain = chainOf(leg, pointer, true);
-          if (pelvis >= 0 && chain[0]! >= 0 && !isAncestor(skeleton, pelvis, chain[0]!)) {
-            error("E_IK_NOT_A_CHAIN", childPointer(pointer, 0), `IK layer "${spec.name}": the pelvis "${spec.pelvis}" is not an ancestor of "${leg[0]}"`);
+        chains.forEach((chain, i) => {
+          if (spec.pelvis !== undefined && pelvis >= 0 && chain[0]! >= 0 && !isAncestor(skeleton, pelvis, chain[0]!)) {
+            error("E_IK_NOT_A_CHAIN", childPointer(childPointer(legsPointer, i), 0), `IK layer "${spec.name}": the pelvis "${spec.pelvis}" is not an ancestor of "${spec.legs[i]![0]}"`);
             ok = false;
           }
           joints.push(...chain);
@@ -155,9 +170,26 @@ export function compileIkLayers(
         if (pelvis >= 0) changed[pelvis] = changed[pelvis]! | CHANGED_POSITION;
         const ground = childPointer(spec.pointer, "ground");
         [values[0], slots[0]] = valueOf(spec.ground.height, childPointer(ground, "height"), "a ground height");
-        vector(spec.ground.normal, childPointer(ground, "normal"), 1, "a ground normal");
-        const len = Math.hypot(...spec.up); // compile time, once
-        direction.set(spec.up.map((x) => x / len));
+        // No up: the legs' rest direction (hips above feet), snapped to an axis near it (compile time, once).
+        let up: readonly number[] = spec.up ?? [0, 1, 0];
+        if (!spec.up && resolved) {
+          const J = skeleton.jointCount, rest = new Float64Array(3 * J);
+          modelFrames(new Float64Array(4 * J), rest, new Float64Array(J), skeleton, skeleton.rest);
+          const found = legsUp(rest, chains.flat());
+          if (found) up = found.up;
+          info("I_IK_UP_DERIVED", childPointer(spec.pointer, "up"), legsUpMessage(spec.name, found));
+        }
+        const len = Math.hypot(up[0]!, up[1]!, up[2]!);
+        direction.set(up.map((x) => x / len));
+        const normal = spec.ground.normal;
+        if (normal) {
+          vector(normal, childPointer(ground, "normal"), 1, "a ground normal");
+          const problem = !spec.up && normal.every((x) => typeof x === "number") ? groundNormalProblem(normal as readonly number[], [...direction], ", found from the legs") : "";
+          if (problem) {
+            error("E_SPEC_BAD_VALUE", childPointer(ground, "normal"), problem);
+            ok = false;
+          }
+        } else values.set(direction, 1);
         footPlacement = {
           up: direction, floor: spec.floor, alignToNormal: spec.alignToNormal, softness: spec.softness,
           ...(spec.maxPelvisDrop !== undefined ? { maxPelvisDrop: spec.maxPelvisDrop } : {}),

@@ -127,8 +127,8 @@ export function checkReferences(
       case "footPlacement": {
         const ground = childPointer(layer.pointer, "ground");
         paramRef(layer.ground.height, childPointer(ground, "height"), "a ground height");
-        values(layer.ground.normal, childPointer(ground, "normal"), "a ground normal");
-        if (joints && !joints.has(layer.pelvis)) {
+        if (layer.ground.normal) values(layer.ground.normal, childPointer(ground, "normal"), "a ground normal");
+        if (joints && layer.pelvis !== undefined && !joints.has(layer.pelvis)) {
           sink.add("E_UNKNOWN_JOINT", childPointer(layer.pointer, "pelvis"), `unknown joint "${clip(layer.pelvis)}"${suggest(layer.pelvis, joints)}`);
         }
         layer.legs.forEach((leg, i) => names(leg, childPointer(childPointer(layer.pointer, "legs"), i)));

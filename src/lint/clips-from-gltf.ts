@@ -2,6 +2,7 @@ import { extname } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadGltfFile } from "../io/gltf/load-gltf-file.ts";
 import { loadRig } from "../retarget/load-rig.ts";
+import { modelFrames } from "../retarget/model-frames.ts";
 import type { Skeleton } from "../skeleton/skeleton.ts";
 import { expectString } from "../errors/check-argument.ts";
 import { expectNonEmptyString } from "../errors/check-shape.ts";
@@ -16,6 +17,8 @@ export interface LintAssets {
   readonly joints: readonly string[];
   /** Per joint of `joints`, the index of its parent in `joints`, −1 for a root (`LintOptions.jointParents`). */
   readonly jointParents: readonly number[];
+  /** Per joint of `joints`, its model-space rest position (3 numbers; `LintOptions.jointRest`). */
+  readonly jointRest: readonly number[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -37,11 +40,15 @@ export async function lintAssetsFromGltf(path: string, label: string = path): Pr
   // A name two skeletons share keeps the first skeleton's parent.
   const index = new Map<string, number>();
   const parentNames: (string | undefined)[] = [];
+  const jointRest: number[] = [];
   for (const s of r.skeletons) {
+    const J = s.jointCount, p = new Float64Array(3 * J);
+    modelFrames(new Float64Array(4 * J), p, new Float64Array(J), s, s.rest);
     s.names.forEach((n, j) => {
       if (index.has(n)) return;
       index.set(n, parentNames.length);
       parentNames.push(s.parents[j]! >= 0 ? s.names[s.parents[j]!] : undefined);
+      jointRest.push(p[3 * j]!, p[3 * j + 1]!, p[3 * j + 2]!);
     });
   }
   return {
@@ -49,6 +56,7 @@ export async function lintAssetsFromGltf(path: string, label: string = path): Pr
     clips: r.clips.map((c) => ({ name: c.name, duration: c.duration })),
     joints: [...index.keys()],
     jointParents: parentNames.map((p) => (p === undefined ? -1 : index.get(p)!)),
+    jointRest,
     diagnostics: r.diagnostics,
   };
 }

@@ -56,6 +56,8 @@ export const LINT_CODES: Readonly<Record<string, LintCodeInfo>> = {
   E_MIRROR_AMBIGUOUS: { severity: "error", summary: "A clip is mirrored but a joint name says both sides or could pair with two joints." },
   E_MIRROR_UNKNOWN_JOINT: { severity: "error", summary: "A mirror pair names a joint the skeleton does not have." },
   E_MIRROR_PAIR_TWICE: { severity: "error", summary: "A joint appears in two mirror pairs." },
+  E_IK_NOT_A_CHAIN: { severity: "error", summary: "An IK layer's joints do not form a chain (or a foot-placement layer without a pelvis has no joint above its legs)." },
+  W_IK_UP_ACROSS_LEGS: { severity: "warning", summary: "A foot-placement layer's up is more than 45° from its legs' rest direction (feet to hips)." },
   W_EXIT_TIME_PAST_END: { severity: "warning", summary: "An exit time past the end of a state that plays once: its last pose holds until then." },
   W_BLEND_WITHOUT_DURATION: { severity: "warning", summary: "A transition inertializes or dead-blends but its duration is 0: it is a cut." },
   W_EVENT_OUT_OF_RANGE: { severity: "warning", summary: "An event's time is past the end of its clip." },

@@ -36,6 +36,10 @@ export function lintGraph(input: GraphSpecInput, options: LintOptions = {}): Dia
       if (!(Number.isInteger(p) && p! >= -1 && p! < j)) throw rangeError("lintGraph", `options.jointParents[${j}]`, `-1 or a parent index below ${j} (parents before children, as Skeleton.parents)`, p);
     }
   }
+  if (options.jointRest !== undefined) {
+    if (options.jointParents === undefined) throw argumentError("lintGraph", "options.jointParents", "the parents of the joints options.jointRest places", options.jointParents);
+    expectNumberArray("lintGraph", "options.jointRest", options.jointRest, 3 * options.joints!.length);
+  }
   const resolved = resolveGraphSpec("lintGraph", "spec", input);
   const spec = resolved.spec;
   if (!spec) return resolved.diagnostics;
@@ -47,7 +51,7 @@ export function lintGraph(input: GraphSpecInput, options: LintOptions = {}): Dia
   checkBlends(spec, sink);
   checkSharedTriggers(spec, sink);
   checkMirror(spec, options.joints, options.jointParents, sink);
-  checkIkHierarchy(spec, options.joints, options.jointParents, sink);
+  checkIkHierarchy(spec, options.joints, options.jointParents, options.jointRest, sink);
   const budget = { left: PAIR_BUDGET };
   for (const m of graphMachines(spec, clips)) {
     const dead = checkTransitions(m, spec.parameters, sink, budget);

@@ -24,6 +24,12 @@ export interface LintOptions {
    * the parents of mirrored joints (E_MIRROR_HIERARCHY).
    */
   readonly jointParents?: ArrayLike<number>;
+  /**
+   * Per joint of `joints`, its model-space position in the rest pose (3 numbers; `modelFrames` of
+   * `Skeleton.rest`). With it (and `jointParents`) a foot-placement layer's `up` is checked against its legs
+   * (W_IK_UP_ACROSS_LEGS).
+   */
+  readonly jointRest?: ArrayLike<number>;
   /** The document the spec was parsed from: findings then carry line and column. */
   readonly document?: JsonDocument;
 }

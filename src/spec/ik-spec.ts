@@ -52,17 +52,20 @@ export interface AimIkLayerSpec extends IkLayerBase {
 export interface FootPlacementLayerSpec extends IkLayerBase {
   /** Discriminant of {@link IkLayerSpec}. */
   readonly solver: "footPlacement";
-  /** The joint lowered when a foot must reach further down (the hips). */
-  readonly pelvis: string;
+  /** The joint lowered when a foot must reach further down (the hips). Absent: the nearest joint above every leg's upper joint, found at compile time. */
+  readonly pelvis?: string;
   /** Per leg: upper leg, lower leg, foot (each an ancestor of the next). */
   readonly legs: readonly (readonly [string, string, string])[];
   /**
    * The ground: a plane through (0, height, 0) with the given normal (model space, `up` the height axis);
-   * the ground's height at a point is height − (n · p⊥) / (n · up). Defaults: height 0, normal = up.
+   * the ground's height at a point is height − (n · p⊥) / (n · up). Defaults: height 0, normal = up (absent here).
    */
-  readonly ground: { readonly height: IkValue; readonly normal: readonly [IkValue, IkValue, IkValue] };
-  /** Model space's up. Default (0, 1, 0). */
-  readonly up: readonly [number, number, number];
+  readonly ground: { readonly height: IkValue; readonly normal?: readonly [IkValue, IkValue, IkValue] };
+  /**
+   * Model space's up. Absent: found at compile time from the legs' rest pose (hips above feet), the nearest
+   * axis when within 20° (`legsUp`), reported as I_IK_UP_DERIVED.
+   */
+  readonly up?: readonly [number, number, number];
   /** Height (along up) of the floor the animation was made on. Default 0. */
   readonly floor: number;
   /** Most the pelvis may drop, in model units. Default: no limit. */

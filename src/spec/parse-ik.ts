@@ -72,7 +72,8 @@ function readIkLayer(r: SpecReader, node: JsonNode): IkLayerSpec | undefined {
     }
     case "footPlacement": {
       only(["pelvis", "legs", "ground", "up", "floor", "maxPelvisDrop", "alignToNormal"]);
-      const pelvis = r.name(r.member(obj, "pelvis"));
+      const pelvisNode = r.optional(obj, "pelvis");
+      const pelvis = pelvisNode ? r.name(pelvisNode) : undefined;
       const legsArr = r.array(r.member(obj, "legs"));
       let legs: [string, string, string][] | undefined = [];
       if (legsArr) {
@@ -83,21 +84,20 @@ function readIkLayer(r: SpecReader, node: JsonNode): IkLayerSpec | undefined {
           else legs = undefined;
         }
       } else legs = undefined;
-      const up = readConstVector(r, r.optional(obj, "up"), [0, 1, 0]);
+      // No up: compileGraph finds it from the legs' rest pose (a constant normal is then checked there).
+      const upNode = r.optional(obj, "up");
+      const up = upNode ? readConstVector(r, upNode, [0, 1, 0]) : undefined;
       const groundObj = r.specObject(r.optional(obj, "ground"), "ikGround");
       const heightNode = groundObj ? r.optional(groundObj, "height") : undefined;
       const height = heightNode ? readValue(r, heightNode) : 0;
       const normalNode = groundObj ? r.optional(groundObj, "normal") : undefined;
-      let normal = normalNode ? readVector(r, normalNode) : up ? ([up[0], up[1], up[2]] as const) : undefined;
+      let normal = normalNode ? readVector(r, normalNode) : undefined;
       // A constant normal of no direction, or facing across or against up, is no ground: refused here, once,
       // since the plane would silently count as flat (a normal from parameters is checked as it plays).
-      if (normalNode && normal && up && normal.every((x) => typeof x === "number")) {
-        const [x, y, z] = normal as readonly number[] as [number, number, number];
-        const square = x * x + y * y + z * z;
-        const problem = !(square > 0 && square < Infinity) ? `has no direction (its squared length is ${square})`
-          : (x * up[0] + y * up[1] + z * up[2]) / Math.sqrt(square) / Math.hypot(...up) > 1e-6 ? "" : `faces across or against up (${up.join(", ")})`;
+      if (normalNode && normal && normal.every((x) => typeof x === "number")) {
+        const problem = groundNormalProblem(normal as readonly number[], up);
         if (problem) {
-          r.report(normalNode, "E_SPEC_BAD_VALUE", `the ground normal (${x}, ${y}, ${z}) ${problem}`);
+          r.report(normalNode, "E_SPEC_BAD_VALUE", problem);
           normal = undefined;
         }
       }
@@ -106,13 +106,26 @@ function readIkLayer(r: SpecReader, node: JsonNode): IkLayerSpec | undefined {
       const maxPelvisDrop = dropNode ? r.numberIn(dropNode, 0) : undefined;
       const alignToNormal = readNumber(r, r.optional(obj, "alignToNormal"), 0, 1, 1);
       const softness = readNumber(r, r.optional(obj, "softness"), 0, 0.5, 0.02);
-      if (pelvis === undefined || !legs || !up || height === undefined || !normal || floor === undefined || (dropNode && maxPelvisDrop === undefined) || alignToNormal === undefined || softness === undefined) return undefined;
+      if ((pelvisNode && pelvis === undefined) || !legs || (upNode && !up) || height === undefined || (normalNode && !normal) || floor === undefined || (dropNode && maxPelvisDrop === undefined) || alignToNormal === undefined || softness === undefined) return undefined;
       return {
-        ...base, solver, pelvis, legs, ground: { height, normal }, up, floor, alignToNormal, softness,
-        ...(maxPelvisDrop !== undefined ? { maxPelvisDrop } : {}),
+        ...base, solver, legs, ground: { height, ...(normal ? { normal } : {}) }, floor, alignToNormal, softness,
+        ...(pelvis !== undefined ? { pelvis } : {}), ...(up ? { up } : {}), ...(maxPelvisDrop !== undefined ? { maxPelvisDrop } : {}),
       };
     }
   }
+}
+
+/**
+ * Why a constant ground normal is no ground (the message of E_SPEC_BAD_VALUE), or "": no direction, or —
+ * when up is known (given, or found by compileGraph) — facing across or against it, since such a plane
+ * would silently play as flat ground.
+ */
+export function groundNormalProblem(n: readonly number[], up: readonly number[] | undefined, upSays = ""): string {
+  const [x, y, z] = n as [number, number, number];
+  const square = x * x + y * y + z * z;
+  const problem = !(square > 0 && square < Infinity) ? `has no direction (its squared length is ${square})`
+    : !up || (x * up[0]! + y * up[1]! + z * up[2]!) / Math.sqrt(square) / Math.hypot(up[0]!, up[1]!, up[2]!) > 1e-6 ? "" : `faces across or against up (${up.join(", ")})${upSays}`;
+  return problem && `the ground normal (${x}, ${y}, ${z}) ${problem}`;
 }
 
 function readNumber(r: SpecReader, node: JsonNode | undefined, min: number, max: number, fallback: number): number | undefined {

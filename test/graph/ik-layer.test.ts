@@ -192,8 +192,8 @@ test("a constant foot-placement ground normal with no direction, or facing acros
   for (const [normal, up, message] of [
     [[0, 0, 0], undefined, /the ground normal \(0, 0, 0\) has no direction \(its squared length is 0\)/],
     [[1e200, 1e200, 0], undefined, /has no direction \(its squared length is Infinity\)/],
-    [[1, 0, 0], undefined, /the ground normal \(1, 0, 0\) faces across or against up \(0, 1, 0\)/],
-    [[0, -1, 0], undefined, /faces across or against up/],
+    [[1, 0, 0], [0, 1, 0], /the ground normal \(1, 0, 0\) faces across or against up \(0, 1, 0\)/],
+    [[0, -1, 0], [0, 1, 0], /faces across or against up/],
     [[0, 1, 0], [0, 0, 1], /faces across or against up \(0, 0, 1\)/],
   ] as const) {
     const r = parse(robotWithIk(feet({ normal }, up ? { up } : {}), {}));
@@ -207,6 +207,18 @@ test("a constant foot-placement ground normal with no direction, or facing acros
   for (const normal of [[0.2, 1, 0.1], [0, 1e-3, 0]]) assert.ok(parse(robotWithIk(feet({ normal }), {})).spec, JSON.stringify(normal));
   const driven = parse(robotWithIk(feet({ normal: [{ param: "nx" }, 0, 0] }), { nx: { type: "float" } }));
   assert.ok(driven.spec, JSON.stringify(driven.diagnostics));
+  // Without up the parser cannot know it: compiling checks a constant normal against the up found from the
+  // legs (the robot's [0, 0, 1]), at the same pointer.
+  for (const normal of [[1, 0, 0], [0, 1, 0], [0, 0, -1]]) {
+    const text = JSON.stringify(robotWithIk(feet({ normal }), {}));
+    const c = compileGraph(text, robot, gltf.clips);
+    assert.equal(c.graph, undefined, JSON.stringify(normal));
+    const d = c.diagnostics.find((x) => x.severity === "error");
+    assert.equal(`${d?.pointer} ${d?.code}`, "/ik/0/ground/normal E_SPEC_BAD_VALUE", JSON.stringify(c.diagnostics));
+    assert.match(d!.message, new RegExp(`the ground normal \\(${normal.join(", ")}\\) faces across or against up \\(0, 0, 1\\), found from the legs`));
+    assert.ok(d!.line !== undefined && d!.line > 0, "the compile finding has the spec's line");
+  }
+  assert.ok(compileGraph(JSON.stringify(robotWithIk(feet({ normal: [0.2, 0, 1] }), {})), robot, gltf.clips).graph);
   // The public compile entries get the same finding from a plain-object spec, and no graph.
   const compiled = compileGraph(robotWithIk(feet({ normal: [0, 0, 0] }), {}) as never, robot, gltf.clips);
   assert.equal(compiled.graph, undefined);

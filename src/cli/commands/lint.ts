@@ -47,7 +47,7 @@ async function run(ctx: CliContext, specs: readonly string[], options: LintCliOp
     if (!assets.ok) {
       appendAll(diagnostics, assets.diagnostics);
       exit = ExitCode.Unusable;
-    } else lintOptions = { clips: assets.clips, joints: assets.joints, jointParents: assets.jointParents };
+    } else lintOptions = { clips: assets.clips, joints: assets.joints, jointParents: assets.jointParents, jointRest: assets.jointRest };
   }
   if (exit === ExitCode.Clean) {
     for (const spec of specs) {
