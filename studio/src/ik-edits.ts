@@ -3,6 +3,7 @@
 // value (weight, target coordinate, ground height or normal) to a parameter or a number, pick joints,
 // set a solver's settings. Like graph-edits.ts, each takes the parsed document and changes it in place,
 // keeps it a spec an animator would write by hand (defaults left out), and has no DOM.
+import { legsPelvis, legsUp } from "animgraph";
 import { addParam, declaredParams, EditError, isObject, uniqueName, type JsonObject, type JsonValue } from "./graph-edits.ts";
 
 export type IkSolver = "twoBone" | "aim" | "footPlacement";
@@ -106,13 +107,56 @@ function limbs(sk: IkSkeleton, end: RegExp): number[][] {
   const out: number[][] = [];
   sk.names.forEach((name, j) => {
     if (!end.test(name) || NOT_END.test(name)) return;
-    const chain = chainTo(sk, j, 3);
+    let chain = chainTo(sk, j, 3);
     // The upper joint hangs from something (a hip, a shoulder): a limb, not the skeleton's root.
-    if (!chain || sk.parents[chain[0]!]! < 0 || chain.slice(0, 2).some((c) => end.test(sk.names[c]!))) return;
-    if (out.some((o) => o[0] === chain[0])) return;
+    if (!chain || sk.parents[chain[0]!]! < 0 || chain.slice(0, 2).some((c) => end.test(sk.names[c]!))) chain = end === FOOT ? looseLeg(sk, j, out) : undefined;
+    if (!chain || out.some((o) => o[0] === chain[0])) return;
     out.push(chain);
   });
   return out;
+}
+
+const distance = (sk: IkSkeleton, a: number, b: number): number => Math.hypot(...[0, 1, 2].map((c) => restAt(sk, a)[c]! - restAt(sk, b)[c]!) as [number, number, number]);
+const isAbove = (sk: IkSkeleton, a: number, t: number): boolean => ancestors(sk, t).includes(a);
+
+/**
+ * An IK rig's leg (RobotExpressive's): the foot hangs from above the leg (the root bone), and the leg is an
+ * upper joint and a lower joint that ends the branch (a leaf) beside it, as compileGraph accepts. Of the
+ * leaves whose parent hangs below the foot's parent, the one nearest the foot in the rest pose, when the foot
+ * is within two of its bone's lengths (a finger or a head is far from the foot for its short bone).
+ */
+function looseLeg(sk: IkSkeleton, foot: number, taken: readonly number[][]): number[] | undefined {
+  if (!sk.rest) return undefined;
+  const hangs = sk.parents[foot]!;
+  let best: number[] | undefined, bestDistance = Infinity;
+  sk.names.forEach((name, m) => {
+    const u = sk.parents[m]!;
+    if (m === foot || u < 0 || hangs < 0 || !isAbove(sk, hangs, u) || FOOT.test(name) || NOT_END.test(name)) return;
+    if (Array.prototype.some.call(sk.parents, (p: number) => p === m) || taken.some((l) => l[1] === m)) return;
+    const d = distance(sk, m, foot);
+    if (d < bestDistance && d <= 2 * distance(sk, u, m)) { best = [u, m, foot]; bestDistance = d; }
+  });
+  return best;
+}
+
+/**
+ * Legs of a rig whose joints say nothing (CesiumMan's "#7"): the two leaves farthest from the root in the rest
+ * pose (the toes, further than the hands of an A- or T-pose), each leg the first three joints below the
+ * joint where their branches meet (hip, knee, ankle).
+ */
+function unnamedLegs(sk: IkSkeleton): number[][] {
+  if (!sk.rest) return [];
+  const root = sk.parents.length > 0 ? 0 : -1;
+  const leaves = sk.names.map((_, j) => j).filter((j) => !Array.prototype.some.call(sk.parents, (p: number) => p === j));
+  const far = leaves.sort((a, b) => distance(sk, b, root) - distance(sk, a, root)).slice(0, 2);
+  if (far.length < 2) return [];
+  const meet = legsPelvis(sk.parents, far);
+  const legs = far.map((leaf) => {
+    const path = [leaf, ...ancestors(sk, leaf)];
+    const below = path.slice(0, path.indexOf(meet)).reverse();
+    return below.length >= 3 ? below.slice(0, 3) : undefined;
+  });
+  return meet >= 0 && legs.every((l) => l) ? (legs as number[][]).sort((a, b) => a[0]! - b[0]!) : [];
 }
 /** The deepest chain of three joints (any skeleton has one unless it is flat). */
 function deepestChain(sk: IkSkeleton): number[] {
@@ -122,12 +166,6 @@ function deepestChain(sk: IkSkeleton): number[] {
   if (!chain) throw new EditError("the skeleton has no chain of three joints to solve");
   return chain;
 }
-/** The nearest joint that is an ancestor of every joint in `js`. */
-function commonAncestor(sk: IkSkeleton, js: readonly number[]): number {
-  const [first, ...rest] = js.map((j) => ancestors(sk, j));
-  return first?.find((a) => rest.every((r) => r.includes(a))) ?? -1;
-}
-
 const nameOf = (sk: IkSkeleton, j: number): string => sk.names[j]!;
 const restAt = (sk: IkSkeleton, j: number): [number, number, number] =>
   sk.rest ? [sk.rest[3 * j]!, sk.rest[3 * j + 1]!, sk.rest[3 * j + 2]!] : [0, 0, 0];
@@ -160,11 +198,17 @@ function newLayer(doc: JsonObject, solver: IkSolver, sk: IkSkeleton, name: strin
     const dir = sk.restRotations ? rotate(sk.restRotations, 4 * tip, [0, 0, 1]) : [0, 0, 1];
     return { name: unique(`${nameOf(sk, tip)} aim`), solver, chain: chain.map((j) => nameOf(sk, j)), target: p.map((x, c) => round(x + 4 * span * dir[c]!)) };
   }
-  const legs = limbs(sk, FOOT).slice(0, 2);
+  const named = limbs(sk, FOOT).slice(0, 2);
+  const legs = named.length > 0 ? named : unnamedLegs(sk);
   if (legs.length === 0) throw new EditError("no leg found in the skeleton (a foot or ankle joint under a lower and an upper leg): foot placement needs one");
-  const pelvis = commonAncestor(sk, legs.map((l) => l[0]!));
+  // Pelvis and up as compileGraph would find them, written so the panel shows them.
+  const pelvis = legsPelvis(sk.parents, legs.map((l) => l[0]!));
   if (pelvis < 0) throw new EditError("the legs have no joint above them to lower (a pelvis)");
-  return { name: unique("Foot placement"), solver, pelvis: nameOf(sk, pelvis), legs: legs.map((l) => l.map((j) => nameOf(sk, j))) };
+  const up = sk.rest ? legsUp(sk.rest, legs.flat()) : undefined;
+  return {
+    name: unique("Foot placement"), solver, pelvis: nameOf(sk, pelvis), legs: legs.map((l) => l.map((j) => nameOf(sk, j))),
+    ...(up ? { up: up.up.map((x) => Math.round(x * 1e4) / 1e4 || 0) } : {}),
+  };
 }
 
 /** Adds a layer of `solver` at the end (it runs last); returns its index. */

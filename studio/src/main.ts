@@ -285,7 +285,7 @@ async function loadCharacter(bytes: Uint8Array, name: string): Promise<void> {
   jointPicking.setCharacter(character);
   characterLoading = true;
   try {
-    store.setLintContext({ clips: character.clips, joints: character.skeleton.names, jointParents: character.skeleton.parents });
+    store.setLintContext({ clips: character.clips, joints: character.skeleton.names, jointParents: character.skeleton.parents, jointRest: ikSkeleton.rest! });
     demos.characterChanged(character);
   } finally {
     characterLoading = false;

@@ -19,7 +19,8 @@ import {
   renameIkLayer, setIkEnabled, setIkJoint, setIkSetting, setIkValue, IK_SOLVERS, type IkSkeleton, type IkValueSlot,
 } from "../../studio/src/ik-edits.ts";
 import { createStudioStore } from "../../studio/src/store.ts";
-import { repoPath } from "../helpers/assets.ts";
+import { loadRig } from "../../src/retarget/load-rig.ts";
+import { HAVE_SHARED_ASSETS, repoPath, sharedAsset } from "../helpers/assets.ts";
 
 const robotText = readFileSync(repoPath("examples/robot/robot.animgraph.json"), "utf8");
 const robotGltf = await loadGltfFile(repoPath("examples/robot/RobotExpressive.glb"));
@@ -119,11 +120,12 @@ test("an aim layer finds the robot's torso, neck and head, and its target lies o
   assert.deepEqual(errors(formatDocument(doc)), []);
 });
 
-test("foot placement: Fox's hind legs and hip are found; the robot, whose feet hang from its root bone, is refused with the reason", () => {
+test("foot placement: Fox's hind legs and hip are found, and its up", () => {
   const doc = parseDocument(formatDocument({ animgraph: 1, parameters: {}, layers: [{ name: "base", machine: { entry: "Walk", states: { Walk: { clip: "Walk" } }, transitions: [] } }] }));
   addIkLayer(doc, "footPlacement", FOX);
   const feet = layer(doc, 0);
   assert.equal(feet["pelvis"], "b_Hip_01");
+  assert.deepEqual(feet["up"], [0, 1, 0]);
   assert.deepEqual(feet["legs"], [["b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017"], ["b_RightLeg01_019", "b_RightLeg02_020", "b_RightFoot01_021"]]);
   const height = bindIkValueToNewParam(doc, 0, "ground/height", { range: [-20, 20] });
   assert.deepEqual(ikValue(feet, "ground/height"), { param: height });
@@ -143,7 +145,60 @@ test("foot placement: Fox's hind legs and hip are found; the robot, whose feet h
   removeLeg(doc, 0, 0);
   assert.equal(addLeg(doc, 0, FOX), 1);
   assert.deepEqual((feet["legs"] as string[][])[1], ["b_LeftLeg01_015", "b_LeftLeg02_016", "b_LeftFoot01_017"]);
-  assert.throws(() => addIkLayer(parseDocument(robotText), "footPlacement", ROBOT), (e: Error) => e instanceof EditError && /no leg found/.test(e.message));
+});
+
+// Review of issue 18: the robot's feet hang from its root bone (an IK rig's), so "add foot placement" found
+// no leg on it; CesiumMan's joints have no names ("#7"), so it found none there either.
+test("foot placement on the robot (feet under the root bone), CesiumMan (unnamed joints) and the CMU and VRM captures: legs, pelvis and up as compileGraph finds them, and the robot's feet on a slope", { skip: !HAVE_SHARED_ASSETS }, async () => {
+  const rigs = [
+    { file: repoPath("examples/robot/RobotExpressive.glb"), pelvis: "Body", up: [0, 0, 1], legs: [["UpperLeg.L", "LowerLeg.L", "Foot.L"], ["UpperLeg.R", "LowerLeg.R", "Foot.R"]] },
+    { file: sharedAsset("cesium-man/CesiumMan.glb"), pelvis: "#2", up: [0, 0, 1], legs: [["#7", "#8", "#9"], ["#3", "#4", "#5"]] },
+    { file: sharedAsset("bvh-cmu-131/131_01.bvh"), pelvis: "Hips", up: [0, 1, 0], legs: [["LeftHip", "LeftKnee", "LeftAnkle"], ["RightHip", "RightKnee", "RightAnkle"]] },
+    { file: sharedAsset("bvh-cmu-pirouette/pirouette.bvh"), pelvis: "hip", up: [0, 1, 0], legs: [["rThigh", "rShin", "rFoot"], ["lThigh", "lShin", "lFoot"]] },
+    { file: sharedAsset("vrma/test.vrma"), pelvis: "hips", up: [0, 1, 0], legs: [["leftUpperLeg", "leftLowerLeg", "leftFoot"], ["rightUpperLeg", "rightLowerLeg", "rightFoot"]] },
+  ];
+  for (const rig of rigs) {
+    const { skeleton, clips } = await loadRig(rig.file);
+    assert.ok(skeleton, rig.file);
+    const sk = ikSkeleton(skeleton);
+    const doc = parseDocument(formatDocument({ animgraph: 1, parameters: {}, layers: [{ name: "base", machine: { entry: "Go", states: { Go: { clip: clips[0]!.name } } } }] }));
+    addIkLayer(doc, "footPlacement", sk);
+    const feet = layer(doc, 0);
+    assert.deepEqual([feet["pelvis"], feet["legs"], feet["up"]], [rig.pelvis, rig.legs, rig.up], rig.file);
+    // The layer lints clean against the rig's rest pose (no W_IK_UP_ACROSS_LEGS) and compiles with that up and pelvis,
+    // the ones compileGraph finds when the keys are left out.
+    const text = formatDocument(doc);
+    const findings = lintDocument(parseJsonText(text, "g.json"), { joints: skeleton.names, jointParents: skeleton.parents, jointRest: sk.rest! }).diagnostics;
+    assert.deepEqual(findings.filter((d) => d.severity !== "info"), [], rig.file);
+    const compiled = compileGraph(text, skeleton, clips);
+    assert.ok(compiled.graph, JSON.stringify(compiled.diagnostics));
+    delete feet["up"];
+    delete feet["pelvis"];
+    const derived = compileGraph(formatDocument(doc), skeleton, clips);
+    assert.ok(derived.graph, JSON.stringify(derived.diagnostics));
+    assert.deepEqual([...derived.graph.ik[0]!.direction], rig.up);
+    assert.deepEqual(derived.graph.ik[0]!.joints, compiled.graph.ik[0]!.joints);
+  }
+  // The robot's layer, its ground height and normal bound to parameters: the feet stand on a 20 % slope.
+  const doc = parseDocument(robotText);
+  const i = addIkLayer(doc, "footPlacement", ROBOT);
+  bindIkValueToNewParam(doc, i, "ground/height", { name: "gz", range: [-1, 1] });
+  bindIkValueToNewParam(doc, i, "ground/normal/0", { name: "nx" });
+  assert.deepEqual(ikValue(layer(doc, i), "ground/normal/2"), 1, "the normal fills in from the robot's up");
+  const graph = compile(formatDocument(doc));
+  const inst = createInstance(graph), flat = createInstance(graph);
+  setParam(inst, "nx", -0.2);
+  const [upper, lower, foot] = ["UpperLeg.L", "LowerLeg.L", "Foot.L"].map((n) => robot.indexOf.get(n)!);
+  const r = ROBOT.rest!;
+  const dist = (a: number, b: number): number => Math.hypot(r[3 * a]! - r[3 * b]!, r[3 * a + 1]! - r[3 * b + 1]!, r[3 * a + 2]! - r[3 * b + 2]!);
+  const leg = dist(upper!, lower!) + dist(lower!, foot!);
+  setParam(flat, "nx", 0);
+  let worst = 0;
+  for (let f = 0; f < 30; f++) {
+    const a = modelPositions(robot, step(graph, flat, 1 / 30).pose), b = modelPositions(robot, step(graph, inst, 1 / 30).pose);
+    worst = Math.max(worst, Math.abs(b[3 * foot! + 2]! - (a[3 * foot! + 2]! + 0.2 * a[3 * foot!]!)));
+  }
+  assert.ok(worst <= 1e-4 * leg, `the robot's left foot is ${(worst / leg).toExponential(2)} legs off the slope`);
 });
 
 test("remove, move, rename, enable: the ik key goes with its last layer; names stay unique; enabled false is written, true is the default", () => {
