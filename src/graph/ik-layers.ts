@@ -1,7 +1,7 @@
 import { childPointer } from "../diagnostics/diagnostic.ts";
 import { aimChainIkUnchecked } from "../ik/aim-chain-ik.ts";
 import { footPlacementUnchecked, type FootPlacementSettings, type GroundFunction } from "../ik/foot-placement.ts";
-import { legsPelvis, legsPelvisMessage, legsUp, legsUpMessage } from "../ik/legs-up.ts";
+import { legsPelvisUnchecked, legsPelvisMessage, legsUpUnchecked, legsUpMessage } from "../ik/legs-up.ts";
 import { solveTwoBoneIk, TWO_BONE_POLE_WEIGHT, TWO_BONE_SOFTNESS, type TwoBoneIkSettings } from "../ik/two-bone-ik.ts";
 import { CHANGED_POSITION, CHANGED_ROTATION, writeModelPoseUnchecked } from "../ik/write-model-pose.ts";
 import type { Pose } from "../pose/pose.ts";
@@ -149,7 +149,7 @@ export function compileIkLayers(
         let pelvis = -1;
         if (spec.pelvis !== undefined) pelvis = joint(spec.pelvis, childPointer(spec.pointer, "pelvis"));
         else if (resolved) {
-          pelvis = legsPelvis(skeleton.parents, chains.map((c) => c[0]!));
+          pelvis = legsPelvisUnchecked(skeleton.parents, chains.map((c) => c[0]!));
           const message = legsPelvisMessage(spec.name, skeleton.names[pelvis]);
           if (pelvis < 0) {
             error("E_IK_NOT_A_CHAIN", childPointer(spec.pointer, "pelvis"), message);
@@ -175,7 +175,7 @@ export function compileIkLayers(
         if (!spec.up && resolved) {
           const J = skeleton.jointCount, rest = new Float64Array(3 * J);
           modelFrames(new Float64Array(4 * J), rest, new Float64Array(J), skeleton, skeleton.rest);
-          const found = legsUp(rest, chains.flat());
+          const found = legsUpUnchecked(rest, chains.flat());
           if (found) up = found.up;
           info("I_IK_UP_DERIVED", childPointer(spec.pointer, "up"), legsUpMessage(spec.name, found));
         }

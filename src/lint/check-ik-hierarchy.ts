@@ -1,5 +1,5 @@
 import { childPointer } from "../diagnostics/diagnostic.ts";
-import { LEGS_UP_SNAP_DEGREES, legsPelvis, legsPelvisMessage, legsUp } from "../ik/legs-up.ts";
+import { LEGS_UP_SNAP_DEGREES, legsPelvisUnchecked, legsPelvisMessage, legsUpUnchecked } from "../ik/legs-up.ts";
 import type { GraphSpec } from "../spec/graph-spec.ts";
 import { checkIkChain } from "./ik-chain-rule.ts";
 import type { LintSink } from "./lint-sink.ts";
@@ -40,7 +40,7 @@ export function checkIkHierarchy(spec: GraphSpec, joints: readonly string[] | un
       let pelvis = layer.pelvis;
       if (pelvis === undefined) {
         if (!resolved) continue;
-        const found = legsPelvis(parents, legs.map((leg) => leg[0]!));
+        const found = legsPelvisUnchecked(parents, legs.map((leg) => leg[0]!));
         pelvis = joints[found];
         if (pelvis === undefined) {
           sink.add("E_IK_NOT_A_CHAIN", childPointer(layer.pointer, "pelvis"), legsPelvisMessage(layer.name, pelvis));
@@ -51,7 +51,7 @@ export function checkIkHierarchy(spec: GraphSpec, joints: readonly string[] | un
       const pelvisName = pelvis;
       layer.legs.forEach((leg, i) => check([pelvisName, ...leg], childPointer(childPointer(layer.pointer, "legs"), i), 1));
       if (!rest || !resolved || !layer.up) continue;
-      const found = legsUp(rest, legs.flat());
+      const found = legsUpUnchecked(rest, legs.flat());
       if (!found) continue;
       const u = layer.up, m = found.measured;
       const degrees = (Math.acos(Math.max(-1, Math.min(1, (u[0] * m[0] + u[1] * m[1] + u[2] * m[2]) / Math.hypot(...u)))) * 180) / Math.PI;
