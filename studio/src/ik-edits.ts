@@ -255,16 +255,25 @@ export function setIkEnabled(doc: JsonObject, index: number, enabled: boolean): 
 
 // ---- Values: a number or a parameter ---------------------------------------------------------------
 
-const upOf = (layer: JsonObject): JsonValue[] => (Array.isArray(layer["up"]) && layer["up"].length === 3 ? layer["up"] : [0, 1, 0]);
+/**
+ * The layer's up: as written, else what compileGraph finds from the legs in the skeleton's rest pose (the
+ * robot's [0, 0, 1]), else [0, 1, 0]: a ground normal filled in from it then faces the way the layer plays.
+ */
+function upOf(layer: JsonObject, sk?: IkSkeleton): JsonValue[] {
+  if (Array.isArray(layer["up"]) && layer["up"].length === 3) return layer["up"];
+  const legs = Array.isArray(layer["legs"]) ? layer["legs"].flatMap((l) => (Array.isArray(l) ? l.map((n) => sk?.names.indexOf(String(n)) ?? -1) : [-1])) : [];
+  const found = sk?.rest && legs.length > 0 && legs.every((j) => j >= 0) ? legsUp(sk.rest, legs) : undefined;
+  return found ? [...found.up] : [0, 1, 0];
+}
 
 /** The value at `slot`, with the spec's defaults (weight 1, ground height 0, normal = up, a missing coordinate 0). */
-export function ikValue(layer: JsonObject, slot: IkValueSlot): JsonValue {
+export function ikValue(layer: JsonObject, slot: IkValueSlot, skeleton?: IkSkeleton): JsonValue {
   if (slot === "weight") return layer["weight"] ?? 1;
   const [head, key, k] = slot.split("/");
   if (head === "target") return (Array.isArray(layer["target"]) ? layer["target"][Number(key)] : undefined) ?? 0;
   const ground = isObject(layer["ground"]) ? layer["ground"] : {};
   if (key === "height") return ground["height"] ?? 0;
-  return (Array.isArray(ground["normal"]) ? ground["normal"][Number(k)] : undefined) ?? upOf(layer)[Number(k)] ?? 0;
+  return (Array.isArray(ground["normal"]) ? ground["normal"][Number(k)] : undefined) ?? upOf(layer, skeleton)[Number(k)] ?? 0;
 }
 
 /** The parameter a value reads, if it reads one. */
@@ -277,7 +286,7 @@ const checkSlot = (solver: IkSolver, slot: IkValueSlot): void => {
 };
 
 /** Sets a value to a number or to a declared float/int parameter. */
-export function setIkValue(doc: JsonObject, index: number, slot: IkValueSlot, value: IkValueInput): void {
+export function setIkValue(doc: JsonObject, index: number, slot: IkValueSlot, value: IkValueInput, skeleton?: IkSkeleton): void {
   const [layer, solver] = solverAt(doc, index);
   checkSlot(solver, slot);
   let v: JsonValue;
@@ -306,9 +315,10 @@ export function setIkValue(doc: JsonObject, index: number, slot: IkValueSlot, va
   if (!isObject(layer["ground"])) layer["ground"] = {};
   const ground = layer["ground"];
   if (key === "height") { ground["height"] = v; return; }
-  const n = Array.isArray(ground["normal"]) && ground["normal"].length === 3 ? [...ground["normal"]] : [...upOf(layer)];
+  const up = upOf(layer, skeleton);
+  const n = Array.isArray(ground["normal"]) && ground["normal"].length === 3 ? [...ground["normal"]] : [...up];
   n[Number(k)] = v;
-  const problem = groundNormalProblem(n, upOf(layer));
+  const problem = groundNormalProblem(n, up);
   if (problem) throw new EditError(`the ground normal (${n.join(", ")}) ${problem}`);
   ground["normal"] = n;
 }
@@ -336,16 +346,16 @@ const SLOT_WORDS: Readonly<Record<IkValueSlot, string>> = {
  * starting at the value's current number, over `range` (default: 0..1 for a weight, −1..1 for a normal,
  * the value ± 1 otherwise). Returns the parameter's name.
  */
-export function bindIkValueToNewParam(doc: JsonObject, index: number, slot: IkValueSlot, options: { name?: string; range?: readonly [number, number] } = {}): string {
+export function bindIkValueToNewParam(doc: JsonObject, index: number, slot: IkValueSlot, options: { name?: string; range?: readonly [number, number] } = {}, skeleton?: IkSkeleton): string {
   const [layer, solver] = solverAt(doc, index);
   checkSlot(solver, slot);
-  const current = ikValue(layer, slot);
+  const current = ikValue(layer, slot, skeleton);
   const start = typeof current === "number" ? current : slot === "weight" ? 1 : 0;
   const [min, max] = options.range ?? (slot === "weight" ? [0, 1] : slot.startsWith("ground/normal") ? [-1, 1] : [start - 1, start + 1]);
   if (!(min <= start && start <= max)) throw new EditError(`the range ${min}..${max} does not hold the value ${start}`);
   const name = addParam(doc, options.name ?? `${String(layer["name"] ?? "IK")} ${SLOT_WORDS[slot]}`, "float");
   (doc["parameters"] as JsonObject)[name] = { type: "float", default: round(start), min: round(min), max: round(max) };
-  setIkValue(doc, index, slot, { param: name });
+  setIkValue(doc, index, slot, { param: name }, skeleton);
   return name;
 }
 

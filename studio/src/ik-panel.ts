@@ -110,7 +110,8 @@ export function createIkPanel(host: HTMLElement, store: StudioStore, links: IkPa
   const valueControl = (doc: JsonObject, layer: JsonObject, i: number, slot: IkValueSlot): Node => {
     const name = String(layer["name"]);
     const label = SLOT_LABELS[slot];
-    const v = ikValue(layer, slot);
+    const sk = links.skeleton();
+    const v = ikValue(layer, slot, sk);
     const param = ikValueParam(v);
     const params = declaredParams(doc).filter((p) => p.type === "float" || p.type === "int");
     const picker = select(`${label} of ${name}: a number or a parameter`, `ik-bind-${slot}`, [
@@ -120,15 +121,15 @@ export function createIkPanel(host: HTMLElement, store: StudioStore, links: IkPa
         const current = typeof v === "number" ? v : 0;
         const span = links.size() / 2;
         const range = slot === "weight" || slot.startsWith("ground/normal") ? undefined : [current - span, current + span] as const;
-        const made = apply(`Bind ${label.toLowerCase()} of ${name} to a new parameter`, (d) => bindIkValueToNewParam(d, i, slot, range ? { range } : {}));
+        const made = apply(`Bind ${label.toLowerCase()} of ${name} to a new parameter`, (d) => bindIkValueToNewParam(d, i, slot, range ? { range } : {}, sk));
         if (made !== undefined) links.report(`New parameter "${made}" drives ${label.toLowerCase()} of ${name}: its slider is in the Parameters panel`);
       } else if (choice === NUMBER) {
         // Unbinding keeps the value the parameter has now, so the pose does not jump.
         const now = param !== undefined ? links.paramValue(param) ?? defaultOf(doc, param) : 0;
         const value = slot === "weight" ? Math.min(1, Math.max(0, now)) : Math.round(now * 1000) / 1000;
-        apply(`Set ${label.toLowerCase()} of ${name} to a number`, (d) => setIkValue(d, i, slot, value));
+        apply(`Set ${label.toLowerCase()} of ${name} to a number`, (d) => setIkValue(d, i, slot, value, sk));
       } else {
-        apply(`Bind ${label.toLowerCase()} of ${name} to ${choice}`, (d) => setIkValue(d, i, slot, { param: choice }));
+        apply(`Bind ${label.toLowerCase()} of ${name} to ${choice}`, (d) => setIkValue(d, i, slot, { param: choice }, sk));
       }
     });
     const parts: Node[] = [picker];
@@ -136,7 +137,7 @@ export function createIkPanel(host: HTMLElement, store: StudioStore, links: IkPa
       parts.push(field(label, `ik-value-${slot}`, typeof v === "number" ? String(v) : "", (text) => {
         const n = num(text);
         if (n === undefined) { links.report(`${label}: a number, please`); return; }
-        apply(`Set ${label.toLowerCase()} of ${name}`, (d) => setIkValue(d, i, slot, n));
+        apply(`Set ${label.toLowerCase()} of ${name}`, (d) => setIkValue(d, i, slot, n, sk));
       }, "number", { step: slot === "weight" ? "0.05" : "0.01", ...(slot === "weight" ? { min: "0", max: "1" } : {}) }));
     } else {
       parts.push(h("output", { class: "ik-live", "data-ik-live": param, "aria-label": `${param} now` }));

@@ -199,6 +199,14 @@ test("foot placement on the robot (feet under the root bone), CesiumMan (unnamed
     worst = Math.max(worst, Math.abs(b[3 * foot! + 2]! - (a[3 * foot! + 2]! + 0.2 * a[3 * foot!]!)));
   }
   assert.ok(worst <= 1e-4 * leg, `the robot's left foot is ${(worst / leg).toExponential(2)} legs off the slope`);
+  // A hand-written layer that leaves up out: a normal component set in the panel fills the rest from the up
+  // compileGraph finds ([0, 0, 1]), not from [0, 1, 0], so the layer still compiles and tilts the way it plays.
+  const hand = parseDocument(robotText);
+  hand["ik"] = [{ name: "feet", solver: "footPlacement", legs: [["UpperLeg.L", "LowerLeg.L", "Foot.L"], ["UpperLeg.R", "LowerLeg.R", "Foot.R"]] }];
+  assert.deepEqual(ikValue(layer(hand, 0), "ground/normal/2", ROBOT), 1);
+  setIkValue(hand, 0, "ground/normal/0", 0.2, ROBOT);
+  assert.deepEqual((layer(hand, 0)["ground"] as JsonObject)["normal"], [0.2, 0, 1]);
+  assert.deepEqual(compile(formatDocument(hand)).ik[0]!.values.slice(1, 4), Float64Array.from([0.2, 0, 1]));
 });
 
 test("remove, move, rename, enable: the ik key goes with its last layer; names stay unique; enabled false is written, true is the default", () => {
