@@ -155,6 +155,22 @@ test("CMU BVH 131_03 (120 Hz mocap), one take to a point 3 s later: inertialize 
   checkPair("131_03 → 131_03 + 3 s", { skeleton: bvh.skeleton, clips: [bvh.clip], from: name, to: name, offset: 3 }, 0.3);
 });
 
+// Review of issue 18 (held-out): the docs put the shortest transition whose dead blend still halves the
+// crossfade's first frame at about 0.11 s at 60 Hz; measured on the robot it is 0.16 s (0.11 s: 0.63×).
+test("robot walk → run and idle → jump at 0.16 s: inertialize and deadBlend still jump ≤ 0.5× crossfade at every start frame", () => {
+  const { skeleton, clips } = clipsOf(robot);
+  for (const [from, to] of [["Walking", "Running"], ["Idle", "Jump"]] as const) {
+    const j = jumpsOverPhases({ skeleton, clips, from, to }, 0.16);
+    for (let f = 0; f < j.crossfade.first.length; f++) {
+      const cf = j.crossfade.first[f]!;
+      assert.ok(Number.isFinite(cf) && cf > 0, `${from} → ${to} at phase ${f}: crossfade ${cf}`);
+      for (const mode of ["inertialize", "deadBlend"] as const) {
+        assert.ok(j[mode].first[f]! <= 0.5 * cf, `${from} → ${to} ${mode} at phase ${f}: ${j[mode].first[f]} vs crossfade ${cf}`);
+      }
+    }
+  }
+});
+
 test("where the clips' velocities agree no mode adds more than 1 rad/s to the motion's own jump at 60 Hz (CMU mocap, a state to a copy of itself in phase)", { skip: !HAVE_SHARED_ASSETS }, () => {
   const bvh = loadBvh(sharedAsset("bvh-cmu-131/131_01.bvh"));
   assert.ok(bvh.skeleton && bvh.clip);
