@@ -132,10 +132,13 @@ function copyRest(view: Pose, rest: Pose): void {
 const NO_JOINTS = createPose(0);
 const NO_NUMBERS = new Float64Array(0);
 
-/** An InertialState without poses or vectors: the kernel holds those (kernel-poses.ts). */
-function bookkeepingOnly(): InertialState {
+/**
+ * An InertialState without poses or vectors: the kernel holds those (kernel-poses.ts), and `times` views
+ * the machine's per-frame record in the kernel's memory, where its recorder reads them.
+ */
+function bookkeepingOnly(times: Float64Array): InertialState {
   return {
-    last: NO_JOINTS, previous: NO_JOINTS, times: new Float64Array(8), history: 0, recipes: NO_NUMBERS, source: NO_JOINTS, velocity: NO_NUMBERS,
+    last: NO_JOINTS, previous: NO_JOINTS, times, history: 0, recipes: NO_NUMBERS, source: NO_JOINTS, velocity: NO_NUMBERS,
     offset: NO_NUMBERS, offsetVelocity: NO_NUMBERS, phase: 0, packed: NO_NUMBERS, moving: new Int32Array(0), movingCounts: new Int32Array(2),
     directions: NO_NUMBERS, rates: NO_NUMBERS,
   };
@@ -157,7 +160,7 @@ function rebind(
     const shared = cursors ? (cursors[id] ??= mi.cursors) : mi.cursors;
     const { frozen: _dropped, ...fields } = mi;
     // A machine whose poses the kernel keeps needs only the bookkeeping of its InertialState.
-    const inertial = keeper && mi.inertial && keeper.keeps(mi) ? bookkeepingOnly() : mi.inertial;
+    const inertial = keeper && mi.inertial && keeper.keeps(mi) ? bookkeepingOnly(keeper.timesOf(mi)) : mi.inertial;
     const c: MachineInstance = new CrowdMachine({ ...fields, ...views.machine(mi), inertial, cursors: shared, nested: mi.nested.map((n) => (n ? copy(n) : null)) }, J);
     machines[mi.machine.id] = c;
     return c;

@@ -34,6 +34,18 @@ export function vectorBytes(jointCount: number): number {
 /** Commands a remembered output's recipe may hold (longer folds keep their pose). */
 const RECIPE_COMMANDS = 8;
 
+/**
+ * A kept machine's state at the start of its per-frame record, so that the recorder reads and writes it
+ * in the memory it streams anyway rather than in JS objects reached one through another: int32 NEWEST
+ * (the history entry of the latest output), BUILDING (the entry a fold is writing, −1: none), CAPTURED
+ * (1: a capture from the history ran and no output was remembered since, so source and velocity stand)
+ * and PHASE (the inertialization's: 0 offset unknown, 1 x₀ known, 2 x₀ and v₀ known), then the
+ * machine's InertialState `times` (float64 × 8, which the instance views here).
+ */
+const NEWEST = 0, BUILDING = 1, CAPTURED = 2, PHASE = 3;
+/** Byte offset of `times` in a record, and of the history after it. */
+const TIMES_AT = 16, STATE_BYTES = 16 + 8 * 8;
+
 /** Bytes of a block's history: the two entries (ENTRY int32 each), then their recipes. */
 const HISTORY_BYTES = 2 * 4 * 8 + 2 * 32 * RECIPE_COMMANDS; // 2 × ENTRY int32, then the recipes
 
@@ -61,7 +73,7 @@ export function packedBytes(jointCount: number): number {
  * streams as one short run of memory, next to the previous character's.
  */
 export function recordBytes(jointCount: number): number {
-  return HISTORY_BYTES + packedBytes(jointCount);
+  return STATE_BYTES + HISTORY_BYTES + packedBytes(jointCount);
 }
 
 /**
@@ -79,32 +91,32 @@ export function frozenOffset(jointCount: number): number {
 
 /**
  * Reads what recording characters [from, to) will touch first that the crowd's own warm-up
- * (warm-characters.ts) does not: the history of their blocks, where the recorder writes a recipe per
- * frame, and per kept machine its keeper's block record, its InertialState and its first stack entry.
+ * (warm-characters.ts) does not: per kept machine the lines of its record the recorder reads and writes
+ * every frame (its state and times, the history entries, the recipes), and each character's keeper.
  * Reading them for a tile at once issues those cache misses together rather than one per character: at
- * 1,000 robots mid-inertialization the keeper's objects are cold by their turn (the kernel's blocks and
- * the crowd's output buffers pass through the cache between two frames); this read-ahead took the frame
- * from 3.25 to 3.02 ms CPU (1.47× → 1.35× the crossfade's in the same process; docs/transitions.md, "Cost").
+ * 1,000 robots mid-inertialization they are cold by their turn (the kernel's blocks and the crowd's
+ * output buffers pass through the cache between two frames).
  */
 export function warmBlocks(w: WasmCrowd, instances: readonly GraphInstance[], from: number, to: number): void {
   const i32 = w.i32, kept = w.keptCount, bytes = w.recordBytes;
+  const entries = STATE_BYTES >> 2, recipes = entries + 2 * ENTRY;
   let s = 0;
   for (let k = from * kept, end = to * kept; k < end; k++) {
     const at = (w.recordsAt + k * bytes) >> 2;
-    s += i32[at]! + i32[at + 16]! + i32[at + 16 + 8 * RECIPE_COMMANDS]!;
+    s += i32[at]! + i32[at + entries]! + i32[at + recipes]! + i32[at + recipes + 8 * RECIPE_COMMANDS]!;
   }
   for (let i = from; i < to; i++) {
     const inst = instances[i]!;
     const keeper = inst.keeper as KernelPoses | undefined;
     if (keeper === undefined) continue;
+    s += keeper.records;
+    // What the graph runtime's update reads of a kept machine: its InertialState's times (a view of the
+    // record, whose data the loop above read) and the running transition.
     const layers = inst.layers;
     for (let li = 0; li < layers.length; li++) {
       const mi = layers[li]!;
-      const b = keeper.blocks[mi.machine.id];
-      if (b) s += b.newest;
       const ine = mi.inertial;
-      // Compared, not summed: the reads alone are the point, and integer sums box no doubles.
-      if (ine) s += ine.phase + (ine.times[0]! > 0 ? 1 : 0);
+      if (ine !== null) s += ine.times.length;
       if (mi.depth > 0 && mi.stack[0]!.elapsed > 0) s++;
     }
   }
@@ -128,13 +140,10 @@ export function keptMachines(graph: CompiledGraph): boolean[] {
 
 /** One machine's poses in kernel memory (byte addresses) and its two last outputs. */
 interface KernelBlock {
-  /** Int32 index (into WasmCrowd.i32) of the two history entries (ENTRY fields each); `newest` is the latest output's. */
+  /** Int32 index (into WasmCrowd.i32) of the machine's state in its record (NEWEST, BUILDING, CAPTURED, PHASE). */
+  readonly state: number;
+  /** Int32 index of the two history entries (ENTRY fields each). */
   readonly entries: number;
-  newest: number;
-  /** The entry a history fold is writing (−1: none): its old recipe is being replaced. */
-  building: number;
-  /** A capture from the history ran and no output was remembered since (source and velocity stand). */
-  captured: boolean;
   /**
    * Every state plays packed clips (no nested machine, no pose loaded from JS): a fold's commands are
    * then replayable but for a frozen pose's COPY, and use at most two scratch slots.
@@ -157,14 +166,25 @@ export class KernelPoses implements PoseKeeper {
   readonly w: WasmCrowd;
   /** Per machine id: its block, or null for a machine whose poses JS keeps (none to keep). */
   readonly blocks: readonly (KernelBlock | null)[];
+  /** Byte address of the character's first record (kept machine k's is `records + k·w.recordBytes`). */
+  readonly records: number;
+  /** What every character of the crowd shares: per machine id, its kept index and whether it is plain. */
+  readonly layout: KeptLayout;
 
-  constructor(w: WasmCrowd, blocks: readonly (KernelBlock | null)[]) {
+  constructor(w: WasmCrowd, blocks: readonly (KernelBlock | null)[], records: number, layout: KeptLayout) {
     this.w = w;
     this.blocks = blocks;
+    this.records = records;
+    this.layout = layout;
   }
 
   keeps(mi: MachineInstance): boolean {
-    return this.blocks[mi.machine.id] !== null;
+    return this.layout.kept[mi.machine.id]! >= 0;
+  }
+
+  /** The machine's InertialState `times`, viewing its record (the kernel's memory never grows). */
+  timesOf(mi: MachineInstance): Float64Array {
+    return new Float64Array(this.w.memory.buffer, this.records + this.layout.kept[mi.machine.id]! * this.w.recordBytes + TIMES_AT, 8);
   }
 
   // Each entry point records on top of whatever slots are in use (`evaluate` can run inside the JS
@@ -211,6 +231,29 @@ export class KernelPoses implements PoseKeeper {
   }
 }
 
+/** Per machine id, shared by a crowd's keepers: its index among the kept machines (−1: not kept), and 1 when plain (KernelBlock.plain). */
+export interface KeptLayout {
+  readonly kept: Int32Array;
+  readonly plain: Uint8Array;
+}
+
+const layouts = new WeakMap<WasmCrowd, KeptLayout>();
+
+function layoutOf(w: WasmCrowd, graph: CompiledGraph): KeptLayout {
+  let layout = layouts.get(w);
+  if (layout) return layout;
+  const kept = new Int32Array(graph.machines.length).fill(-1), plain = new Uint8Array(graph.machines.length);
+  let k = 0;
+  keptMachines(graph).forEach((isKept, id) => {
+    if (!isKept) return;
+    kept[id] = k++;
+    plain[id] = graph.machines[id]!.states.every((st, s) => st.motion.kind !== "machine" && w.sourceHeader[id]![s]!.every((h) => h >= 0)) ? 1 : 0;
+  });
+  layout = { kept, plain };
+  layouts.set(w, layout);
+  return layout;
+}
+
 /**
  * The keeper of character `index`: blocks laid out from `w.blocksAt`, one per kept machine, in machine
  * id order (kept machine k of character i at blocksAt + (i·K + k)·blockBytes), and its per-frame
@@ -219,19 +262,22 @@ export class KernelPoses implements PoseKeeper {
 export function createKernelPoses(w: WasmCrowd, graph: CompiledGraph, index: number): KernelPoses {
   const J = graph.skeleton.jointCount;
   const slot = slotBytes(J), vector = vectorBytes(J), bytes = blockBytes(J), record = recordBytes(J);
-  const kept = keptMachines(graph);
-  const K = kept.filter(Boolean).length;
-  let k = 0;
-  const blocks = kept.map((isKept, id): KernelBlock | null => {
+  const layout = layoutOf(w, graph);
+  const K = w.keptCount;
+  const blocks = keptMachines(graph).map((isKept, id): KernelBlock | null => {
     if (!isKept) return null;
-    const plain = graph.machines[id]!.states.every((st, s) => st.motion.kind !== "machine" && w.sourceHeader[id]![s]!.every((h) => h >= 0));
+    const k = layout.kept[id]!;
     const at = w.blocksAt + (index * K + k) * bytes;
     const start = w.recordsAt + (index * K + k) * record;
-    k++;
-    const recipes = start + 4 * 2 * ENTRY;
+    const state = start >> 2;
+    w.i32[state + NEWEST] = 0;
+    w.i32[state + BUILDING] = -1;
+    w.i32[state + CAPTURED] = 0;
+    w.i32[state + PHASE] = 0;
+    const recipes = start + STATE_BYTES + 4 * 2 * ENTRY;
     const vectors = at + 4 * slot;
-    const entries = start >> 2;
-    const packedAt = start + HISTORY_BYTES;
+    const entries = (start + STATE_BYTES) >> 2;
+    const packedAt = start + STATE_BYTES + HISTORY_BYTES;
     w.i32[(packedAt >> 2) + 3] = packedCapacity(J);
     for (let e = 0; e < 2; e++) {
       w.i32[entries + e * ENTRY + OWN] = at + e * slot;
@@ -239,14 +285,14 @@ export function createKernelPoses(w: WasmCrowd, graph: CompiledGraph, index: num
       w.i32[entries + e * ENTRY + RECIPE] = recipes + e * 32 * RECIPE_COMMANDS;
     }
     return {
-      entries, newest: 0, building: -1, captured: false, plain,
+      state, entries, plain: layout.plain[id] === 1,
       deadBlends: graph.machines[id]!.transitions.some((t) => t.blend === BLEND.deadBlend),
       sourceAt: at + 2 * slot, frozenAt: at + 3 * slot,
       velocityAt: vectors, offsetAt: vectors + vector, offsetVelocityAt: vectors + 2 * vector, directionsAt: vectors + 3 * vector,
       packedAt,
     };
   });
-  return new KernelPoses(w, blocks);
+  return new KernelPoses(w, blocks, w.recordsAt + index * K * record, layout);
 }
 
 function blockOf(inst: GraphInstance, mi: MachineInstance): KernelBlock {
@@ -276,22 +322,26 @@ export function recordKeptInPlace(w: WasmCrowd, inst: GraphInstance, mi: Machine
     recordFold(w, inst, mi, out);
     return out;
   }
-  const b = blockOf(inst, mi);
-  if (ine.phase === 2 && mi.depth === 1 && b.plain) {
+  // The commonest frame first, from the character's record alone (no block or InertialState read).
+  const keeper = inst.keeper as KernelPoses;
+  const id = mi.machine.id;
+  const rec = keeper.records + keeper.layout.kept[id]! * w.recordBytes;
+  if (w.i32[(rec >> 2) + PHASE] === 2 && mi.depth === 1 && keeper.layout.plain[id] === 1) {
     const en = mi.stack[0]!;
     if (en.transition >= 0 && mi.machine.transitions[en.transition]!.blend === BLEND.inertialize) {
-      recordOffsetFrame(w, inst, mi, ine, b, en, out);
+      recordOffsetFrame(w, inst, mi, rec, en, out);
       return out;
     }
   }
-  const e = advanceHistory(ine, b);
+  const b = keeper.blocks[id]!;
+  const e = advanceHistory(ine, b, w.i32);
   const h = w.i32, base = b.entries + e * ENTRY;
-  b.building = e;
+  h[b.state + BUILDING] = e;
   if (firstBlend(mi) === BLEND.deadBlend) {
     // Reads the extrapolated source and rewrites the blend directions: kept as a pose, folded in place.
     recordFold(w, inst, mi, h[base + OWN]!);
     h[base + AT] = h[base + OWN]!;
-    b.building = -1;
+    h[b.state + BUILDING] = -1;
     ine.times[LAST] = ine.times[NOW]!;
     return h[base + OWN]!;
   }
@@ -301,7 +351,7 @@ export function recordKeptInPlace(w: WasmCrowd, inst: GraphInstance, mi: Machine
   recordFold(w, inst, mi, out);
   remember(w, b, e, out, start, startBatch, top);
   excludedFrom = from; excludedTo = to; excludedBatch = batch;
-  b.building = -1;
+  h[b.state + BUILDING] = -1;
   ine.times[LAST] = ine.times[NOW]!;
   return out;
 }
@@ -311,23 +361,34 @@ export function recordKeptInPlace(w: WasmCrowd, inst: GraphInstance, mi: Machine
  * nothing else running (one stack entry, inertialize, every state a packed clip or blend of them):
  * the target state's commands and the packed OFFSET with the decay coefficients at the entry's time,
  * remembered as the output's recipe — the general walk's commands without what it finds out again
- * every frame, so the same bits (test/crowd/kernel-inertial.test.ts).
+ * every frame, so the same bits (test/crowd/kernel-inertial.test.ts). Reads and writes the machine's
+ * record at byte `rec` only: its state, times (the InertialState's, viewed there), history and packed
+ * offset. The history is full here (advanceHistory's count is 2): phase 2 comes two remembered outputs
+ * after a capture, and only resetMachine empties the history, which empties the stack too.
  */
-function recordOffsetFrame(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, ine: InertialState, b: KernelBlock, en: StackEntry, out: number): void {
-  const e = advanceHistory(ine, b);
+function recordOffsetFrame(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, rec: number, en: StackEntry, out: number): void {
+  const i32 = w.i32, f64 = w.f64, state = rec >> 2, t = (rec + TIMES_AT) >> 3;
+  // advanceHistory: a new output time makes the older entry the latest.
+  i32[state + CAPTURED] = 0;
+  let e = i32[state + NEWEST]!;
+  if (f64[t + NOW]! > f64[t + LAST]!) {
+    e ^= 1;
+    i32[state + NEWEST] = e;
+    f64[t + PREVIOUS] = f64[t + LAST]!;
+  }
   // Room for the recipe in this batch: it is copied from the batch once recorded.
   if (w.count + RECIPE_COMMANDS >= COMMAND_CAPACITY - 1) flush(w);
   const start = w.count, top = w.slotTop;
   recordState(w, inst, mi, en.to, out);
-  const times = ine.times;
-  times[SCRATCH + 1] = mi.machine.transitions[en.transition]!.duration - times[ORIGIN]!;
-  times[SCRATCH] = times[SCRATCH + 1]! > 0 ? (en.elapsed - times[ORIGIN]!) / times[SCRATCH + 1]! : 1;
-  inertialDecayAt(times, SCRATCH);
-  const f = emit(w, OP.packedOffset, out, out, b.packedAt, 0, 0);
-  w.f64[f] = times[SCRATCH]!;
-  w.f32[2 * f - 1] = times[SCRATCH + 1]!;
+  const c = t + SCRATCH;
+  f64[c + 1] = mi.machine.transitions[en.transition]!.duration - f64[t + ORIGIN]!;
+  f64[c] = f64[c + 1]! > 0 ? (en.elapsed - f64[t + ORIGIN]!) / f64[c + 1]! : 1;
+  inertialDecayAt(f64, c);
+  const f = emit(w, OP.packedOffset, out, out, rec + STATE_BYTES + HISTORY_BYTES, 0, 0);
+  f64[f] = f64[c]!;
+  w.f32[2 * f - 1] = f64[c + 1]!;
   const n = w.count - start;
-  const i32 = w.i32, base = b.entries + e * ENTRY;
+  const base = state + (STATE_BYTES >> 2) + e * ENTRY;
   if (n > RECIPE_COMMANDS) {
     emit(w, OP.copy, i32[base + OWN]!, out, 0, 0, 0);
     i32[base + AT] = i32[base + OWN]!;
@@ -342,7 +403,7 @@ function recordOffsetFrame(w: WasmCrowd, inst: GraphInstance, mi: MachineInstanc
     i32[base + SPAN] = 2;
     i32[base + USES_OFFSET] = 1;
   }
-  times[LAST] = times[NOW]!;
+  f64[t + LAST] = f64[t + NOW]!;
 }
 
 /**
@@ -353,7 +414,7 @@ export function recordRememberKept(w: WasmCrowd, inst: GraphInstance, mi: Machin
   const ine = mi.inertial;
   if (!ine) return;
   const b = blockOf(inst, mi);
-  const e = advanceHistory(ine, b);
+  const e = advanceHistory(ine, b, w.i32);
   excludedFrom = excludedTo = excludedBatch = -1;
   remember(w, b, e, out, start, batch, top);
   ine.times[LAST] = ine.times[NOW]!;
@@ -363,15 +424,15 @@ export function recordRememberKept(w: WasmCrowd, inst: GraphInstance, mi: Machin
  * rememberOutput's bookkeeping: a new output time makes the older entry the latest (its pose or recipe
  * is replaced); a repeat at the same time replaces the latest. Returns the latest entry.
  */
-function advanceHistory(ine: InertialState, b: KernelBlock): number {
+function advanceHistory(ine: InertialState, b: KernelBlock, h: Int32Array): number {
   const times = ine.times;
-  b.captured = false;
+  h[b.state + CAPTURED] = 0;
   if (ine.history === 0 || times[NOW]! > times[LAST]!) {
-    b.newest ^= 1;
+    h[b.state + NEWEST] = h[b.state + NEWEST]! ^ 1;
     times[PREVIOUS] = times[LAST]!;
     if (ine.history < 2) ine.history++;
   }
-  return b.newest;
+  return h[b.state + NEWEST]!;
 }
 
 /**
@@ -524,7 +585,7 @@ function recordCapture(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, b
   const times = ine.times;
   const vbytes = vectorBytes(w.jointCount);
   const h = w.i32, entries = b.entries;
-  ine.phase = 0;
+  h[b.state + PHASE] = 0;
   // Only a dead blend reads the directions, and every capture resets them first: a machine with no dead
   // blend leaves its block's directions alone (704 bytes of cold memory on the robot, per transition).
   if (b.deadBlends) emit(w, OP.resetDirections, b.directionsAt, 0, 0, 0, 0);
@@ -542,15 +603,15 @@ function recordCapture(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance, b
   }
   times[SOURCE_TIME] = times[LAST]!;
   // Captured from these same two outputs already (transitions chained within a frame): same result.
-  if (b.captured) return;
-  const last = b.newest;
+  if (h[b.state + CAPTURED] === 1) return;
+  const last = h[b.state + NEWEST]!;
   const last2 = poseOf(w, b, last);
   times[SCRATCH] = times[LAST]! - times[PREVIOUS]!;
   if (ine.history >= 2 && times[SCRATCH]! > 0) w.f64[emit(w, OP.difference, b.velocityAt, last2, poseOf(w, b, last ^ 1), 0, 0)] = 1 / times[SCRATCH]!;
   else emit(w, OP.zero, b.velocityAt, vbytes, 0, 0, 0);
   if (last2 !== b.sourceAt) emit(w, OP.copy, b.sourceAt, last2, 0, 0, 0);
   h[entries + last * ENTRY + AT] = b.sourceAt;
-  b.captured = true;
+  h[b.state + CAPTURED] = 1;
 }
 
 /**
@@ -589,9 +650,10 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
   recordState(w, inst, mi, e.to, out);
   excludedFrom = w.count;
   excludedBatch = w.batch;
-  if (ine.phase === 0) {
+  const h = w.i32, phase = h[b.state + PHASE];
+  if (phase === 0) {
     // The offset vectors change: outputs that only their recipes hold (reading them) become poses.
-    for (let k = 0; k < 2; k++) if (k !== b.building && w.i32[b.entries + k * ENTRY + USES_OFFSET] === 1) materialize(w, b, k);
+    for (let k = 0; k < 2; k++) if (k !== h[b.state + BUILDING] && h[b.entries + k * ENTRY + USES_OFFSET] === 1) materialize(w, b, k);
     const ext = acquire(w);
     emitOffset(w, ext, b.sourceAt, b.velocityAt, 0, times);
     w.f64[emit(w, OP.difference, b.offsetAt, ext, out, 0, 0)] = 1;
@@ -599,8 +661,8 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
     times[ORIGIN] = e.elapsed;
     // The offset velocity is 0 until phase 2 (step.ts zeroes it); here nothing reads the vector before
     // phase 1's DIFFERENCE writes all of it, and every OFFSET before then leaves it out.
-    ine.phase = 1;
-  } else if (ine.phase === 1 && e.elapsed > times[ORIGIN]!) {
+    h[b.state + PHASE] = 1;
+  } else if (phase === 1 && e.elapsed > times[ORIGIN]!) {
     // v₀ = ((source extrapolated to now) ⊖ target − x₀) / Δt (step.ts, offsetVelocityAt).
     const ext = acquire(w);
     emitOffset(w, ext, b.sourceAt, b.velocityAt, 0, times);
@@ -608,7 +670,7 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
     release(w);
     // From here to the transition's end every frame reads the offset from its packed record.
     emit(w, OP.packOffset, b.packedAt, b.offsetAt, b.offsetVelocityAt, 0, 0);
-    ine.phase = 2;
+    h[b.state + PHASE] = 2;
   }
   excludedTo = w.count;
   if (w.batch !== excludedBatch) excludedBatch = -2;
@@ -617,7 +679,7 @@ function recordFirstEntry(w: WasmCrowd, inst: GraphInstance, mi: MachineInstance
   inertialDecayAt(times, SCRATCH);
   // Until the offset velocity is known (phase 2) it is 0 and left out: an output's recipe then does not
   // read the vector that phase 2 writes.
-  if (ine.phase === 2) {
+  if (h[b.state + PHASE] === 2) {
     const f = emit(w, OP.packedOffset, out, out, b.packedAt, 0, 0);
     w.f64[f] = times[SCRATCH]!;
     w.f32[2 * f - 1] = times[SCRATCH + 1]!;
