@@ -52,3 +52,28 @@ test("golden digest: 10 s of the robot timeline at fixed dt in deterministic mod
   const exact = await robot({ deterministic: false });
   assert.notEqual(digestRun(exact.graph, exact.timeline).digest, a.digest, "exact slerp differs in the last bits");
 });
+
+// Review of issue 18 (held-out): deterministic mode promises only + − × ÷ √ in the evaluation; the new
+// blend modes and IK layers call Math's transcendental functions (docs/runtime.md says so). What the
+// promise still covers — the robot example: crossfades, a 1D blend, an additive layer, root motion —
+// must call none of them.
+test("deterministic mode: 10 s of the robot example (crossfades, blends, additive layer, root motion) call no Math.acos/asin/atan/atan2/sin/cos/exp/log/pow", async () => {
+  const { graph, timeline } = await robot({ deterministic: true, rootMotion: "auto" });
+  const names = ["acos", "asin", "atan", "atan2", "sin", "cos", "tan", "exp", "expm1", "log", "log1p", "pow", "cbrt", "hypot"] as const;
+  const counts = new Map<string, number>();
+  const saved = names.map((name) => [name, Math[name]] as const);
+  const math = Math as unknown as Record<string, (...args: number[]) => number>;
+  try {
+    for (const [name, fn] of saved) {
+      const original = fn as (...args: number[]) => number;
+      math[name] = (...args: number[]) => {
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+        return original(...args);
+      };
+    }
+    digestRun(graph, timeline);
+  } finally {
+    for (const [name, fn] of saved) math[name] = fn as (...args: number[]) => number;
+  }
+  assert.deepEqual(Object.fromEntries(counts), {}, "Math functions called by a deterministic run");
+});
