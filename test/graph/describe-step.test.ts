@@ -7,22 +7,14 @@ import { setParam } from "../../src/graph/commands.ts";
 import { describeStep, formatStepLine } from "../../src/graph/describe-step.ts";
 import { createInstance } from "../../src/graph/graph-instance.ts";
 import { step } from "../../src/graph/step.ts";
-import { ABCD, clipStates, compileOf, machineSpec } from "./fixtures.ts";
+import { ABCD, beforeSourceInterruption, compileOf, sourceInterruptionSpec } from "./fixtures.ts";
 
-const spec = machineSpec(clipStates("A", "B", "C"), [
-  { from: "A", to: "B", conditions: [{ param: "go" }], duration: 1, interruption: { source: "source" } },
-  { from: "A", to: "C", conditions: [{ param: "back" }], duration: 0.5 },
-  { from: "*", to: "A", conditions: [{ param: "home" }], duration: 0.5 },
-], { go: { type: "bool" }, back: { type: "bool" }, home: { type: "bool" } });
+const spec = sourceInterruptionSpec([{ from: "*", to: "A", conditions: [{ param: "home" }], duration: 0.5 }], { home: { type: "bool" } });
 
 test("describeStep: a transition that interrupts from the running fade's source state reads A→C interrupting A→B, in the fades and in the started event", () => {
   for (const interruptMode of ["stack", "cut"] as const) {
     const g = compileOf(spec, ABCD, { interruptMode });
-    const inst = createInstance(g);
-    setParam(inst, "go", true);
-    step(g, inst, 0.1);
-    step(g, inst, 0.1);
-    setParam(inst, "back", true);
+    const inst = beforeSourceInterruption(g);
     const snap = describeStep(g, inst, step(g, inst, 0.1));
     const fades = snap.layers[0]!.transitions.map((x) => [x.from, x.to, x.interrupted]);
     assert.deepEqual(fades, interruptMode === "stack" ? [["A", "B", undefined], ["A", "C", "A→B"]] : [["A", "C", "A→B"]]);

@@ -7,7 +7,7 @@ import { explainStep, formatExplanation, type TransitionExplanation } from "../.
 import { createInstance } from "../../src/graph/graph-instance.ts";
 import { step } from "../../src/graph/step.ts";
 import { CLIPS, applyCommands, command, graphArb } from "../state-machine/random-graphs.ts";
-import { ABCD, SKELETON, clipStates, compileOf, machineSpec, specOf } from "./fixtures.ts";
+import { ABCD, SKELETON, beforeSourceInterruption, clipStates, compileOf, machineSpec, sourceInterruptionSpec, specOf } from "./fixtures.ts";
 
 const byTarget = (ts: readonly TransitionExplanation[], to: string): TransitionExplanation => ts.find((t) => t.to === to)!;
 
@@ -143,17 +143,10 @@ test("explainStep agrees with step: the transition it says fires is the first ea
 });
 
 test("explainStep: a transition that interrupts from the running fade's source state is labelled by its own states, with the fade it interrupted", () => {
-  const spec = machineSpec(clipStates("A", "B", "C"), [
-    { from: "A", to: "B", conditions: [{ param: "go" }], duration: 1, interruption: { source: "source" } },
-    { from: "A", to: "C", conditions: [{ param: "back" }], duration: 0.5 },
-  ], { go: { type: "bool" }, back: { type: "bool" } });
+  const spec = sourceInterruptionSpec();
   for (const interruptMode of ["stack", "cut"] as const) {
     const g = compileOf(spec, ABCD, { interruptMode });
-    const inst = createInstance(g);
-    setParam(inst, "go", true);
-    step(g, inst, 0.1);
-    step(g, inst, 0.1);
-    setParam(inst, "back", true);
+    const inst = beforeSourceInterruption(g);
     assert.equal(explainStep(g, inst).machines[0]!.fired, "/layers/0/machine/transitions/1");
     step(g, inst, 0.1);
     const e = explainStep(g, inst).machines[0]!;

@@ -2,7 +2,10 @@
 // parser), a two-joint skeleton and constant keyframed clips whose translation x reveals blend weights.
 import { createClip, type Clip } from "../../src/clip/clip.ts";
 import { compileGraph } from "../../src/graph/compile-graph.ts";
+import { setParam } from "../../src/graph/commands.ts";
 import type { CompiledGraph, RuntimeOptions } from "../../src/graph/compiled-graph.ts";
+import { createInstance, type GraphInstance } from "../../src/graph/graph-instance.ts";
+import { step } from "../../src/graph/step.ts";
 import type { MotionSource } from "../../src/graph/motion-source.ts";
 import { parseJsonText } from "../../src/json/index.ts";
 import { createSkeleton, type Skeleton } from "../../src/skeleton/skeleton.ts";
@@ -61,4 +64,26 @@ export const ABCD: readonly Clip[] = [constClip("A", 1, 1), constClip("B", 1, 2)
 
 export function clipStates(...names: string[]): Record<string, unknown> {
   return Object.fromEntries(names.map((n) => [n, { clip: n }]));
+}
+
+/**
+ * A → B on `go` (1 s, interruptible from its source state) and A → C on `back` (0.5 s), then `extra`
+ * transitions: a transition that interrupts a running fade from the fade's source state.
+ */
+export function sourceInterruptionSpec(extra: unknown[] = [], extraParams: Record<string, unknown> = {}): unknown {
+  return machineSpec(clipStates("A", "B", "C"), [
+    { from: "A", to: "B", conditions: [{ param: "go" }], duration: 1, interruption: { source: "source" } },
+    { from: "A", to: "C", conditions: [{ param: "back" }], duration: 0.5 },
+    ...extra,
+  ], { go: { type: "bool" }, back: { type: "bool" }, ...extraParams });
+}
+
+/** An instance of a sourceInterruptionSpec graph 0.2 s into A → B with `back` set: its next step fires A → C. */
+export function beforeSourceInterruption(g: CompiledGraph): GraphInstance {
+  const inst = createInstance(g);
+  setParam(inst, "go", true);
+  step(g, inst, 0.1);
+  step(g, inst, 0.1);
+  setParam(inst, "back", true);
+  return inst;
 }
